@@ -1,0 +1,98 @@
+//! [`AnyMatch`]: one runtime type over every game, for the app and the server.
+
+use crate::game::{Actor, GameKind, SetupError, ToAct, Viewer};
+use crate::matches::{ActionError, Match};
+use crate::record::{Record, RecordError};
+use crate::xiangqi::Xiangqi;
+
+/// A match of any game. Everything crosses this boundary as text or JSON, so code that
+/// stores or sends games need not know which game it holds.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum AnyMatch {
+    /// A Xiangqi match.
+    Xiangqi(Match<Xiangqi>),
+}
+
+/// Runs the same expression on whichever match is inside.
+macro_rules! each {
+    ($value:expr, $m:ident => $body:expr) => {
+        match $value {
+            AnyMatch::Xiangqi($m) => $body,
+        }
+    };
+}
+
+impl AnyMatch {
+    /// Starts a match of this game from JSON options and setup (`null` for the defaults).
+    pub fn new(
+        game: GameKind,
+        options: &serde_json::Value,
+        setup: &serde_json::Value,
+    ) -> Result<Self, SetupError> {
+        fn decode<T: serde::de::DeserializeOwned + Default>(
+            v: &serde_json::Value,
+            what: &str,
+        ) -> Result<Option<T>, SetupError> {
+            if v.is_null() {
+                return Ok(None);
+            }
+            serde_json::from_value(v.clone())
+                .map(Some)
+                .map_err(|e| SetupError {
+                    problems: vec![format!("bad {what}: {e}")],
+                })
+        }
+        match game {
+            GameKind::Xiangqi => {
+                let options = decode(options, "options")?.unwrap_or_default();
+                let setup = decode(setup, "setup")?;
+                Ok(AnyMatch::Xiangqi(Match::new(&options, setup.as_ref())?))
+            }
+        }
+    }
+
+    /// Replays a record of any game.
+    pub fn from_record(record: &Record) -> Result<Self, RecordError> {
+        match record.game {
+            GameKind::Xiangqi => Ok(AnyMatch::Xiangqi(Match::from_record(record)?)),
+        }
+    }
+
+    /// Returns which game this is.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            AnyMatch::Xiangqi(_) => GameKind::Xiangqi,
+        }
+    }
+
+    /// Returns how many actions have been applied.
+    pub fn version(&self) -> usize {
+        each!(self, m => m.version())
+    }
+
+    /// Returns who must act next, or the outcome.
+    pub fn to_act(&self) -> ToAct {
+        each!(self, m => m.to_act())
+    }
+
+    /// Lists the actions this actor may take, in their text form.
+    pub fn legal_actions(&self, actor: Actor) -> Vec<String> {
+        each!(self, m => m.legal_actions(actor).iter().map(|a| a.to_string()).collect())
+    }
+
+    /// Parses and applies an action; returns the events this actor's seat may learn, as JSON.
+    pub fn apply_text(&mut self, actor: Actor, action: &str) -> Result<(), ActionError> {
+        each!(self, m => m.apply_text(actor, action).map(|_| ()))
+    }
+
+    /// Returns what this viewer may know, as JSON.
+    pub fn view_json(&self, viewer: Viewer) -> serde_json::Value {
+        each!(self, m => serde_json::to_value(m.view(viewer)).unwrap_or_default())
+    }
+
+    /// Returns the record so far.
+    pub fn record(&self) -> Record {
+        each!(self, m => m.record())
+    }
+}

@@ -1,0 +1,328 @@
+//! The contract every game implements, and the vocabulary the app and server share.
+
+use crate::seat::Seat;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fmt::{self, Debug, Display};
+use std::str::FromStr;
+
+/// Names a game, as stored in records and sent over the wire.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum GameKind {
+    /// Xiangqi, Chinese chess (象棋).
+    Xiangqi,
+}
+
+impl GameKind {
+    /// Returns the stable text name (`xiangqi`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameKind::Xiangqi => "xiangqi",
+        }
+    }
+}
+
+impl Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for GameKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "xiangqi" => Ok(GameKind::Xiangqi),
+            _ => Err(format!("unknown game `{s}`")),
+        }
+    }
+}
+
+/// Who performs an action: a seat, or the authority (the referee that deals and rolls dice).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Actor {
+    /// A player at the table.
+    Seat(Seat),
+    /// The authority: the server in a correspondence game, this device in pass-and-play.
+    Authority,
+}
+
+/// Who is looking: a seat sees its own secrets, a spectator sees only what is public.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Viewer {
+    /// The player in this seat.
+    Seat(Seat),
+    /// Someone with no seat.
+    Spectator,
+}
+
+/// Says who must act before the game can go on.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "who")]
+pub enum ToAct {
+    /// One seat moves.
+    Seat(Seat),
+    /// Several seats act secretly and at once (Junqi deployment); lists those still to act.
+    Seats(Vec<Seat>),
+    /// The authority must resolve chance (roll a die, deal) by playing one of its legal moves.
+    Chance,
+    /// The game has ended.
+    Over(Outcome),
+}
+
+impl ToAct {
+    /// Returns true if this actor is among those who must act now.
+    pub fn includes(&self, actor: Actor) -> bool {
+        match (self, actor) {
+            (ToAct::Seat(s), Actor::Seat(a)) => *s == a,
+            (ToAct::Seats(list), Actor::Seat(a)) => list.contains(&a),
+            (ToAct::Chance, Actor::Authority) => true,
+            _ => false,
+        }
+    }
+}
+
+/// How a game ended: who won (or a draw, or finishing places) and why.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The result.
+    pub result: GameResult,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    /// Builds a win for one seat.
+    pub fn win(winner: Seat, reason: EndReason) -> Self {
+        Outcome {
+            result: GameResult::Win {
+                winners: vec![winner],
+            },
+            reason,
+        }
+    }
+
+    /// Builds a draw.
+    pub fn draw(reason: EndReason) -> Self {
+        Outcome {
+            result: GameResult::Draw,
+            reason,
+        }
+    }
+
+    /// Returns the winning seats (empty for a draw; the first place for a ranking).
+    pub fn winners(&self) -> Vec<Seat> {
+        match &self.result {
+            GameResult::Win { winners } => winners.clone(),
+            GameResult::Draw => Vec::new(),
+            GameResult::Ranking { order } => order.first().copied().into_iter().collect(),
+        }
+    }
+}
+
+/// The result part of an [`Outcome`].
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum GameResult {
+    /// These seats won; every other seat lost.
+    Win {
+        /// The winners.
+        winners: Vec<Seat>,
+    },
+    /// Nobody won.
+    Draw,
+    /// Finishing places, first place first (Aeroplane chess).
+    Ranking {
+        /// Seats in finishing order.
+        order: Vec<Seat>,
+    },
+}
+
+/// Why a game ended. Shared by all games so that history and the server can show it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum EndReason {
+    /// The side to move is in check and has no legal move.
+    Checkmate,
+    /// The side to move is not in check and has no legal move (a loss in Xiangqi).
+    Stalemate,
+    /// A side repeated the position by checking every move, and loses.
+    PerpetualCheck,
+    /// A side repeated the position by chasing a piece every move, and loses.
+    PerpetualChase,
+    /// A position occurred for the third time with no one to blame.
+    Repetition,
+    /// Neither side has a piece that can cross the river.
+    NoAttackers,
+    /// The agreed number of plies passed without a capture.
+    MoveLimit,
+    /// A seat resigned.
+    Resignation,
+    /// The players agreed a draw.
+    DrawAgreed,
+    /// A seat let its deadline pass and the opponent claimed the win.
+    Timeout,
+}
+
+impl EndReason {
+    /// Returns the stable text name (`perpetual-check`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::PerpetualCheck => "perpetual-check",
+            EndReason::PerpetualChase => "perpetual-chase",
+            EndReason::Repetition => "repetition",
+            EndReason::NoAttackers => "no-attackers",
+            EndReason::MoveLimit => "move-limit",
+            EndReason::Resignation => "resignation",
+            EndReason::DrawAgreed => "draw-agreed",
+            EndReason::Timeout => "timeout",
+        }
+    }
+}
+
+/// Says why a game move is illegal. Shared by all games; `code()` is stable for clients.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "code", content = "detail")]
+#[non_exhaustive]
+pub enum IllegalMove {
+    /// There is no piece on the starting point.
+    NoPiece,
+    /// The piece on the starting point belongs to someone else.
+    NotYourPiece,
+    /// The piece cannot move that way.
+    CannotReach,
+    /// The move would leave (or put) the mover's own king in check, or face the kings.
+    SelfCheck,
+    /// The move is not among the legal moves for another reason, described here.
+    Other(String),
+}
+
+impl IllegalMove {
+    /// Returns the stable machine-readable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            IllegalMove::NoPiece => "no-piece",
+            IllegalMove::NotYourPiece => "not-your-piece",
+            IllegalMove::CannotReach => "cannot-reach",
+            IllegalMove::SelfCheck => "self-check",
+            IllegalMove::Other(_) => "illegal",
+        }
+    }
+}
+
+impl Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::NoPiece => f.write_str("there is no piece on that point"),
+            IllegalMove::NotYourPiece => f.write_str("that piece is not yours"),
+            IllegalMove::CannotReach => f.write_str("that piece cannot move there"),
+            IllegalMove::SelfCheck => f.write_str("that move leaves your own general in check"),
+            IllegalMove::Other(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Says why a game cannot start from the given options and setup.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SetupError {
+    /// Every problem found, not just the first.
+    pub problems: Vec<String>,
+}
+
+impl Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid setup: {}", self.problems.join("; "))
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// Pairs an event with the seats allowed to learn it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Told<E> {
+    /// Who learns it.
+    pub audience: Audience,
+    /// What happened.
+    pub event: E,
+}
+
+/// Who may learn an event.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Audience {
+    /// Every seat and every spectator.
+    Everyone,
+    /// Only these seats.
+    Seats(Vec<Seat>),
+}
+
+impl Audience {
+    /// Returns true if this viewer may learn the event.
+    pub fn admits(&self, viewer: Viewer) -> bool {
+        match (self, viewer) {
+            (Audience::Everyone, _) => true,
+            (Audience::Seats(seats), Viewer::Seat(s)) => seats.contains(&s),
+            (Audience::Seats(_), Viewer::Spectator) => false,
+        }
+    }
+}
+
+/// The rules of one game: what the [`Match`](crate::Match) wrapper drives.
+///
+/// A `Rules` value is the full, authoritative state. It deliberately does not implement
+/// `Serialize`: what leaves the authority is [`Rules::view`], never the state itself.
+pub trait Rules: Sized + Clone + Debug {
+    /// A game move, with a stable text form (`Display` / `FromStr`).
+    type Move: Clone + PartialEq + Debug + Display + FromStr<Err: Display>;
+    /// House rules; `Default` is the standard game.
+    type Options: Clone + Default + PartialEq + Debug + Serialize + DeserializeOwned;
+    /// The initial position or deal, as stored in a record.
+    type Setup: Clone + PartialEq + Debug + Serialize + DeserializeOwned;
+    /// What one viewer may know.
+    type View: Clone + Debug + Serialize;
+    /// What happened in one move, to be told to its audience.
+    type Event: Clone + Debug + Serialize;
+
+    /// The game this is.
+    const KIND: GameKind;
+
+    /// Starts a game from options and an optional setup (`None`: the standard start).
+    fn start(options: &Self::Options, setup: Option<&Self::Setup>) -> Result<Self, SetupError>;
+    /// Returns the setup this game started from, so a record can replay it.
+    fn setup(&self) -> Self::Setup;
+    /// Returns the options this game is played under.
+    fn options(&self) -> &Self::Options;
+    /// Returns how many seats play.
+    fn seat_count(&self) -> usize;
+    /// Returns who must act next, or the outcome.
+    fn to_act(&self) -> ToAct;
+    /// Lists the moves this actor may make now (empty when it is not their turn).
+    fn legal_moves(&self, actor: Actor) -> Vec<Self::Move>;
+    /// Plays a move, returning what each audience learns, or why it is illegal.
+    fn play(
+        &mut self,
+        actor: Actor,
+        mv: &Self::Move,
+    ) -> Result<Vec<Told<Self::Event>>, IllegalMove>;
+    /// Returns what this viewer may know.
+    fn view(&self, viewer: Viewer) -> Self::View;
+    /// Returns the outcome when this seat resigns. The default suits two-seat games.
+    fn resignation(&self, seat: Seat) -> Outcome {
+        let winners = Seat::all(self.seat_count())
+            .filter(|s| *s != seat)
+            .collect();
+        Outcome {
+            result: GameResult::Win { winners },
+            reason: EndReason::Resignation,
+        }
+    }
+}

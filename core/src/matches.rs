@@ -1,0 +1,405 @@
+//! [`Match`]: a game plus what every game shares — resignation, draw offers, the record.
+
+use crate::action::Action;
+use crate::game::{
+    Actor, Audience, EndReason, IllegalMove, Outcome, Rules, SetupError, ToAct, Told, Viewer,
+};
+use crate::record::{RECORD_FORMAT, Record, RecordEntry, RecordError};
+use crate::seat::Seat;
+use serde::Serialize;
+use std::fmt;
+
+/// A game in progress or finished, as the authority holds it.
+///
+/// It wraps a [`Rules`] value, adds the actions every game has, and keeps the record.
+/// Like the game state, it has no `Serialize`: send [`Match::view`] instead.
+#[derive(Clone, Debug)]
+pub struct Match<G: Rules> {
+    game: G,
+    actions: Vec<RecordEntry>,
+    draw: Option<DrawOffer>,
+    /// The last game-move count at which each seat offered a draw (no repeat offers).
+    offered_at: Vec<Option<usize>>,
+    moves_played: usize,
+    ended: Option<Outcome>,
+}
+
+/// A standing draw offer.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct DrawOffer {
+    /// Who offered.
+    pub by: Seat,
+    /// Who has accepted so far (in games of more than two seats).
+    pub accepted: Vec<Seat>,
+}
+
+/// Something that happened, for the seats allowed to learn it.
+#[derive(Clone, PartialEq, Debug, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum MatchEvent<E> {
+    /// A game move happened; the game's own event says what this viewer may know of it.
+    Game {
+        /// The game's event.
+        event: E,
+    },
+    /// A seat resigned.
+    Resigned {
+        /// Who.
+        seat: Seat,
+    },
+    /// A seat offered a draw.
+    DrawOffered {
+        /// Who.
+        seat: Seat,
+    },
+    /// A seat accepted the draw offer.
+    DrawAccepted {
+        /// Who.
+        seat: Seat,
+    },
+    /// The draw offer was declined (explicitly, or by moving on).
+    DrawDeclined {
+        /// Who.
+        seat: Seat,
+    },
+    /// The game ended.
+    Ended {
+        /// How.
+        outcome: Outcome,
+    },
+}
+
+/// Says why an action was refused. [`ActionError::code`] is stable for clients.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ActionError {
+    /// The game is over.
+    GameOver,
+    /// It is not this actor's turn.
+    NotYourTurn,
+    /// The seat is not at this table.
+    NoSuchSeat,
+    /// The game move is illegal, and why.
+    Illegal(IllegalMove),
+    /// There is no draw offer to answer, or it is this seat's own.
+    NoDrawOffer,
+    /// A draw offer already stands, or this seat offered already since its last move.
+    DrawAlreadyOffered,
+    /// Only seats may resign or handle draws.
+    NotASeat,
+}
+
+impl ActionError {
+    /// Returns the stable machine-readable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ActionError::GameOver => "game-over",
+            ActionError::NotYourTurn => "not-your-turn",
+            ActionError::NoSuchSeat => "no-such-seat",
+            ActionError::Illegal(why) => why.code(),
+            ActionError::NoDrawOffer => "no-draw-offer",
+            ActionError::DrawAlreadyOffered => "draw-already-offered",
+            ActionError::NotASeat => "not-a-seat",
+        }
+    }
+}
+
+impl fmt::Display for ActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ActionError::GameOver => f.write_str("the game is over"),
+            ActionError::NotYourTurn => f.write_str("it is not your turn"),
+            ActionError::NoSuchSeat => f.write_str("no such seat in this game"),
+            ActionError::Illegal(why) => write!(f, "illegal move: {why}"),
+            ActionError::NoDrawOffer => f.write_str("there is no draw offer to answer"),
+            ActionError::DrawAlreadyOffered => f.write_str("a draw has already been offered"),
+            ActionError::NotASeat => f.write_str("only a player can do that"),
+        }
+    }
+}
+
+impl std::error::Error for ActionError {}
+
+/// What one viewer may know of a match: the game's view plus the shared state.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchView<V> {
+    /// Actions applied so far; the version a client must quote when it acts.
+    pub version: usize,
+    /// Who must act next, or the outcome.
+    pub to_act: ToAct,
+    /// The standing draw offer, if any.
+    pub draw_offer: Option<DrawOffer>,
+    /// The game's own view for this viewer.
+    pub game: V,
+}
+
+impl<G: Rules> Match<G> {
+    /// Starts a match (`setup: None` for the standard start).
+    pub fn new(options: &G::Options, setup: Option<&G::Setup>) -> Result<Self, SetupError> {
+        Ok(Self::from_game(G::start(options, setup)?))
+    }
+
+    /// Wraps a freshly started game.
+    pub fn from_game(game: G) -> Self {
+        let seats = game.seat_count();
+        Match {
+            game,
+            actions: Vec::new(),
+            draw: None,
+            offered_at: vec![None; seats],
+            moves_played: 0,
+            ended: None,
+        }
+    }
+
+    /// Returns the game's state, for code that runs inside the authority (bots, the app's
+    /// own board). Never send it anywhere; send [`Match::view`].
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// Returns how many actions have been applied (the state version).
+    pub fn version(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// Returns the actions applied so far, in order.
+    pub fn actions(&self) -> &[RecordEntry] {
+        &self.actions
+    }
+
+    /// Returns the standing draw offer.
+    pub fn draw_offer(&self) -> Option<&DrawOffer> {
+        self.draw.as_ref()
+    }
+
+    /// Returns who must act next, or the outcome.
+    pub fn to_act(&self) -> ToAct {
+        match &self.ended {
+            Some(outcome) => ToAct::Over(outcome.clone()),
+            None => self.game.to_act(),
+        }
+    }
+
+    /// Returns the outcome once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.to_act() {
+            ToAct::Over(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    /// Lists every action this actor may take now: game moves, then the shared actions.
+    pub fn legal_actions(&self, actor: Actor) -> Vec<Action<G::Move>> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
+        let mut list: Vec<_> = self
+            .game
+            .legal_moves(actor)
+            .into_iter()
+            .map(Action::Play)
+            .collect();
+        if let Actor::Seat(seat) = actor {
+            if seat.index() >= self.game.seat_count() {
+                return Vec::new();
+            }
+            list.push(Action::Resign);
+            match &self.draw {
+                None if self.may_offer(seat) => list.push(Action::OfferDraw),
+                Some(offer) if offer.by != seat && !offer.accepted.contains(&seat) => {
+                    list.push(Action::AcceptDraw);
+                    list.push(Action::DeclineDraw);
+                }
+                _ => {}
+            }
+        }
+        list
+    }
+
+    fn may_offer(&self, seat: Seat) -> bool {
+        self.offered_at[seat.index()] != Some(self.moves_played)
+    }
+
+    /// Applies an action, returning what each audience learns, or why it was refused.
+    /// A refused action changes nothing.
+    pub fn apply(
+        &mut self,
+        actor: Actor,
+        action: &Action<G::Move>,
+    ) -> Result<Vec<Told<MatchEvent<G::Event>>>, ActionError> {
+        if self.outcome().is_some() {
+            return Err(ActionError::GameOver);
+        }
+        if let Actor::Seat(seat) = actor {
+            if seat.index() >= self.game.seat_count() {
+                return Err(ActionError::NoSuchSeat);
+            }
+        }
+        let mut told = match action {
+            Action::Play(mv) => self.play(actor, mv)?,
+            shared => {
+                let Actor::Seat(seat) = actor else {
+                    return Err(ActionError::NotASeat);
+                };
+                self.shared(seat, shared)?
+            }
+        };
+        self.actions.push(RecordEntry {
+            by: actor,
+            action: action.to_string(),
+        });
+        if let Some(outcome) = self.outcome() {
+            told.push(everyone(MatchEvent::Ended { outcome }));
+        }
+        Ok(told)
+    }
+
+    fn play(
+        &mut self,
+        actor: Actor,
+        mv: &G::Move,
+    ) -> Result<Vec<Told<MatchEvent<G::Event>>>, ActionError> {
+        if !self.game.to_act().includes(actor) {
+            return Err(ActionError::NotYourTurn);
+        }
+        let events = self.game.play(actor, mv).map_err(ActionError::Illegal)?;
+        self.moves_played += 1;
+        let mut told: Vec<_> = events
+            .into_iter()
+            .map(|t| Told {
+                audience: t.audience,
+                event: MatchEvent::Game { event: t.event },
+            })
+            .collect();
+        // Moving on answers a standing offer from someone else with a no.
+        if let (Actor::Seat(seat), Some(offer)) = (actor, &self.draw) {
+            if offer.by != seat {
+                self.draw = None;
+                told.push(everyone(MatchEvent::DrawDeclined { seat }));
+            }
+        }
+        Ok(told)
+    }
+
+    fn shared(
+        &mut self,
+        seat: Seat,
+        action: &Action<G::Move>,
+    ) -> Result<Vec<Told<MatchEvent<G::Event>>>, ActionError> {
+        let event = match action {
+            Action::Play(_) => unreachable_play(),
+            Action::Resign => {
+                self.ended = Some(self.game.resignation(seat));
+                self.draw = None;
+                MatchEvent::Resigned { seat }
+            }
+            Action::OfferDraw => {
+                if self.draw.is_some() || !self.may_offer(seat) {
+                    return Err(ActionError::DrawAlreadyOffered);
+                }
+                self.offered_at[seat.index()] = Some(self.moves_played);
+                self.draw = Some(DrawOffer {
+                    by: seat,
+                    accepted: Vec::new(),
+                });
+                MatchEvent::DrawOffered { seat }
+            }
+            Action::AcceptDraw => {
+                let seats = self.game.seat_count();
+                let offer = self.answerable_offer(seat)?;
+                offer.accepted.push(seat);
+                if offer.accepted.len() + 1 >= seats {
+                    self.draw = None;
+                    self.ended = Some(Outcome::draw(EndReason::DrawAgreed));
+                }
+                MatchEvent::DrawAccepted { seat }
+            }
+            Action::DeclineDraw => {
+                self.answerable_offer(seat)?;
+                self.draw = None;
+                MatchEvent::DrawDeclined { seat }
+            }
+        };
+        Ok(vec![everyone(event)])
+    }
+
+    fn answerable_offer(&mut self, seat: Seat) -> Result<&mut DrawOffer, ActionError> {
+        match &mut self.draw {
+            Some(offer) if offer.by != seat && !offer.accepted.contains(&seat) => Ok(offer),
+            _ => Err(ActionError::NoDrawOffer),
+        }
+    }
+
+    /// Parses an action's text form and applies it.
+    pub fn apply_text(
+        &mut self,
+        actor: Actor,
+        text: &str,
+    ) -> Result<Vec<Told<MatchEvent<G::Event>>>, ActionError> {
+        let action: Action<G::Move> =
+            text.parse()
+                .map_err(|e: <G::Move as std::str::FromStr>::Err| {
+                    ActionError::Illegal(IllegalMove::Other(format!("cannot read `{text}`: {e}")))
+                })?;
+        self.apply(actor, &action)
+    }
+
+    /// Returns what this viewer may know.
+    pub fn view(&self, viewer: Viewer) -> MatchView<G::View> {
+        MatchView {
+            version: self.version(),
+            to_act: self.to_act(),
+            draw_offer: self.draw.clone(),
+            game: self.game.view(viewer),
+        }
+    }
+
+    /// Returns the record of the match so far.
+    pub fn record(&self) -> Record {
+        Record {
+            format: RECORD_FORMAT,
+            game: G::KIND,
+            options: to_value(self.game.options()),
+            setup: to_value(&self.game.setup()),
+            actions: self.actions.clone(),
+        }
+    }
+
+    /// Replays a record to the exact match it describes.
+    pub fn from_record(record: &Record) -> Result<Self, RecordError> {
+        if record.game != G::KIND {
+            return Err(RecordError::WrongGame(record.game));
+        }
+        let bad_start = |e: String| RecordError::BadStart(e);
+        let options: G::Options =
+            serde_json::from_value(record.options.clone()).map_err(|e| bad_start(e.to_string()))?;
+        let setup: G::Setup =
+            serde_json::from_value(record.setup.clone()).map_err(|e| bad_start(e.to_string()))?;
+        let mut game = Match::new(&options, Some(&setup)).map_err(|e| bad_start(e.to_string()))?;
+        for (index, entry) in record.actions.iter().enumerate() {
+            game.apply_text(entry.by, &entry.action)
+                .map_err(|e| RecordError::BadAction {
+                    index,
+                    action: entry.action.clone(),
+                    reason: e.to_string(),
+                })?;
+        }
+        Ok(game)
+    }
+}
+
+fn everyone<E>(event: E) -> Told<E> {
+    Told {
+        audience: Audience::Everyone,
+        event,
+    }
+}
+
+fn unreachable_play() -> ! {
+    unreachable!("game moves are handled by Match::play")
+}
+
+fn to_value<T: Serialize>(value: &T) -> serde_json::Value {
+    // Options and setups are plain data: serializing them cannot fail.
+    serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
+}
