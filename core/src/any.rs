@@ -81,7 +81,7 @@ impl AnyMatch {
         each!(self, m => m.legal_actions(actor).iter().map(|a| a.to_string()).collect())
     }
 
-    /// Parses and applies an action; returns the events this actor's seat may learn, as JSON.
+    /// Parses and applies an action. A refused action changes nothing.
     pub fn apply_text(&mut self, actor: Actor, action: &str) -> Result<(), ActionError> {
         each!(self, m => m.apply_text(actor, action).map(|_| ()))
     }

@@ -237,12 +237,10 @@ impl<G: Rules> Match<G> {
         }
         let mut told = match action {
             Action::Play(mv) => self.play(actor, mv)?,
-            shared => {
-                let Actor::Seat(seat) = actor else {
-                    return Err(ActionError::NotASeat);
-                };
-                self.shared(seat, shared)?
-            }
+            Action::Resign => self.resign(seat_of(actor)?),
+            Action::OfferDraw => self.offer_draw(seat_of(actor)?)?,
+            Action::AcceptDraw => self.accept_draw(seat_of(actor)?)?,
+            Action::DeclineDraw => self.decline_draw(seat_of(actor)?)?,
         };
         self.actions.push(RecordEntry {
             by: actor,
@@ -281,46 +279,40 @@ impl<G: Rules> Match<G> {
         Ok(told)
     }
 
-    fn shared(
-        &mut self,
-        seat: Seat,
-        action: &Action<G::Move>,
-    ) -> Result<Vec<Told<MatchEvent<G::Event>>>, ActionError> {
-        let event = match action {
-            Action::Play(_) => unreachable_play(),
-            Action::Resign => {
-                self.ended = Some(self.game.resignation(seat));
-                self.draw = None;
-                MatchEvent::Resigned { seat }
-            }
-            Action::OfferDraw => {
-                if self.draw.is_some() || !self.may_offer(seat) {
-                    return Err(ActionError::DrawAlreadyOffered);
-                }
-                self.offered_at[seat.index()] = Some(self.moves_played);
-                self.draw = Some(DrawOffer {
-                    by: seat,
-                    accepted: Vec::new(),
-                });
-                MatchEvent::DrawOffered { seat }
-            }
-            Action::AcceptDraw => {
-                let seats = self.game.seat_count();
-                let offer = self.answerable_offer(seat)?;
-                offer.accepted.push(seat);
-                if offer.accepted.len() + 1 >= seats {
-                    self.draw = None;
-                    self.ended = Some(Outcome::draw(EndReason::DrawAgreed));
-                }
-                MatchEvent::DrawAccepted { seat }
-            }
-            Action::DeclineDraw => {
-                self.answerable_offer(seat)?;
-                self.draw = None;
-                MatchEvent::DrawDeclined { seat }
-            }
-        };
-        Ok(vec![everyone(event)])
+    fn resign(&mut self, seat: Seat) -> Vec<Told<MatchEvent<G::Event>>> {
+        self.ended = Some(self.game.resignation(seat));
+        self.draw = None;
+        vec![everyone(MatchEvent::Resigned { seat })]
+    }
+
+    fn offer_draw(&mut self, seat: Seat) -> Result<Vec<Told<MatchEvent<G::Event>>>, ActionError> {
+        if self.draw.is_some() || !self.may_offer(seat) {
+            return Err(ActionError::DrawAlreadyOffered);
+        }
+        self.offered_at[seat.index()] = Some(self.moves_played);
+        self.draw = Some(DrawOffer {
+            by: seat,
+            accepted: Vec::new(),
+        });
+        Ok(vec![everyone(MatchEvent::DrawOffered { seat })])
+    }
+
+    fn accept_draw(&mut self, seat: Seat) -> Result<Vec<Told<MatchEvent<G::Event>>>, ActionError> {
+        let seats = self.game.seat_count();
+        let offer = self.answerable_offer(seat)?;
+        offer.accepted.push(seat);
+        // Every seat but the offerer must accept.
+        if offer.accepted.len() + 1 >= seats {
+            self.draw = None;
+            self.ended = Some(Outcome::draw(EndReason::DrawAgreed));
+        }
+        Ok(vec![everyone(MatchEvent::DrawAccepted { seat })])
+    }
+
+    fn decline_draw(&mut self, seat: Seat) -> Result<Vec<Told<MatchEvent<G::Event>>>, ActionError> {
+        self.answerable_offer(seat)?;
+        self.draw = None;
+        Ok(vec![everyone(MatchEvent::DrawDeclined { seat })])
     }
 
     fn answerable_offer(&mut self, seat: Seat) -> Result<&mut DrawOffer, ActionError> {
@@ -395,8 +387,12 @@ fn everyone<E>(event: E) -> Told<E> {
     }
 }
 
-fn unreachable_play() -> ! {
-    unreachable!("game moves are handled by Match::play")
+/// Returns the seat behind an actor; the authority cannot resign or answer draws.
+fn seat_of(actor: Actor) -> Result<Seat, ActionError> {
+    match actor {
+        Actor::Seat(seat) => Ok(seat),
+        Actor::Authority => Err(ActionError::NotASeat),
+    }
 }
 
 fn to_value<T: Serialize>(value: &T) -> serde_json::Value {
