@@ -152,3 +152,90 @@ fn bench() -> Vec<String> {
         format!("{:.0} nodes/s", nodes as f64 / secs),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+
+    fn cli(args: &[&str]) -> Result<Vec<String>, String> {
+        run(args.iter().map(|s| s.to_string()).collect())
+    }
+
+    #[test]
+    fn perft_prints_the_count_last() {
+        assert_eq!(
+            cli(&["perft", START_FEN_ARG, "2"]),
+            Ok(vec!["1920".to_string()])
+        );
+    }
+
+    const START_FEN_ARG: &str =
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+    #[test]
+    fn moves_are_sorted_coordinates_after_the_given_moves() {
+        let lines = cli(&["moves", START_FEN_ARG, "h3e3"]).expect("valid");
+        // The h-file cannon gains h3 and h2 and loses its capture on h1 (no screen left).
+        assert_eq!(lines.len(), 45);
+        let mut sorted = lines.clone();
+        sorted.sort();
+        assert_eq!(lines, sorted);
+        assert!(lines.contains(&"h10g8".to_string()));
+    }
+
+    #[test]
+    fn status_names_every_ending() {
+        let perpetual = [
+            "status",
+            "4k4/9/9/9/9/9/9/9/8R/3K5 w - - 0 1",
+            "i2i10",
+            "e10e9",
+            "i10i9",
+            "e9e10",
+            "i9i10",
+            "e10e9",
+            "i10i9",
+            "e9e10",
+            "i9i10",
+        ];
+        assert_eq!(cli(&perpetual), Ok(vec!["perpetual-loss red".to_string()]));
+        assert_eq!(
+            cli(&["status", "startpos"]),
+            Ok(vec!["ongoing".to_string()])
+        );
+        let mate = ["status", "3k5/R8/9/9/9/9/9/9/9/1R2K4 w - - 0 1", "b1b10"];
+        assert_eq!(cli(&mate), Ok(vec!["checkmate".to_string()]));
+        let stalemate = ["status", "3k5/9/8R/9/9/9/9/9/9/4K4 w - - 0 1", "i8i9"];
+        assert_eq!(cli(&stalemate), Ok(vec!["stalemate".to_string()]));
+        let quiet = "a1a2 a10a9 a2a1 a9a10 a1a2 a10a9 a2a1 a9a10";
+        let mut args = vec!["status", "startpos"];
+        args.extend(quiet.split(' '));
+        assert_eq!(cli(&args), Ok(vec!["repetition-draw".to_string()]));
+        let bare = ["status", "3k5/9/9/9/9/9/9/9/4p4/3AK4 w - - 0 1", "e1e2"];
+        assert_eq!(cli(&bare), Ok(vec!["no-attackers-draw".to_string()]));
+        let limit = ["status", "--move-limit", "2", "startpos", "a1a2", "a10a9"];
+        assert_eq!(cli(&limit), Ok(vec!["move-limit-draw".to_string()]));
+    }
+
+    #[test]
+    fn notation_prints_three_forms() {
+        assert_eq!(
+            cli(&["notation", "startpos", "h3e3", "马8进7"]),
+            Ok(vec![
+                "h3e3 C2=5 炮二平五".to_string(),
+                "h10g8 H8+7 马8进7".to_string()
+            ])
+        );
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        assert!(cli(&["perft", "not a fen", "2"]).is_err());
+        assert!(cli(&["moves", "startpos", "h3h9"]).is_err());
+        assert!(cli(&["moves", "startpos", "zz"]).is_err());
+        assert!(cli(&["status", "startpos", "resign"]).is_err());
+        assert!(cli(&["perft", "startpos", "x"]).is_err());
+        assert!(cli(&["frobnicate"]).is_err());
+        assert!(cli(&[]).is_err());
+    }
+}

@@ -8,7 +8,10 @@ use super::repetition::chased_targets;
 fn chases(fen: &str, mv: &str) -> usize {
     let pos = Position::from_fen(fen).expect("test FEN is valid");
     let mut ids = [u8::MAX; POINTS];
-    for (n, sq) in Square::all().filter(|s| pos.piece_at(*s).is_some()).enumerate() {
+    for (n, sq) in Square::all()
+        .filter(|s| pos.piece_at(*s).is_some())
+        .enumerate()
+    {
         ids[sq.index()] = n as u8;
     }
     let m = mv.parse().expect("test move parses");
