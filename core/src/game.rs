@@ -247,7 +247,7 @@ impl Display for SetupError {
 impl std::error::Error for SetupError {}
 
 /// Pairs an event with the seats allowed to learn it.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct Told<E> {
     /// Who learns it.
     pub audience: Audience,

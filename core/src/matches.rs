@@ -86,6 +86,8 @@ pub enum ActionError {
     DrawAlreadyOffered,
     /// Only seats may resign or handle draws.
     NotASeat,
+    /// The action's text could not be read, and why.
+    Unreadable(String),
 }
 
 impl ActionError {
@@ -99,6 +101,7 @@ impl ActionError {
             ActionError::NoDrawOffer => "no-draw-offer",
             ActionError::DrawAlreadyOffered => "draw-already-offered",
             ActionError::NotASeat => "not-a-seat",
+            ActionError::Unreadable(_) => "unreadable-action",
         }
     }
 }
@@ -113,6 +116,7 @@ impl fmt::Display for ActionError {
             ActionError::NoDrawOffer => f.write_str("there is no draw offer to answer"),
             ActionError::DrawAlreadyOffered => f.write_str("a draw has already been offered"),
             ActionError::NotASeat => f.write_str("only a player can do that"),
+            ActionError::Unreadable(why) => write!(f, "cannot read the action: {why}"),
         }
     }
 }
@@ -331,7 +335,7 @@ impl<G: Rules> Match<G> {
         let action: Action<G::Move> =
             text.parse()
                 .map_err(|e: <G::Move as std::str::FromStr>::Err| {
-                    ActionError::Illegal(IllegalMove::Other(format!("cannot read `{text}`: {e}")))
+                    ActionError::Unreadable(e.to_string())
                 })?;
         self.apply(actor, &action)
     }

@@ -25,7 +25,7 @@ fn refused_actions_have_stable_codes_and_change_nothing() {
     assert_eq!(code(game.apply_text(RED, "h3h9")), "cannot-reach");
     assert_eq!(code(game.apply_text(RED, "e5e6")), "no-piece");
     assert_eq!(code(game.apply_text(RED, "h10g8")), "not-your-piece");
-    assert_eq!(code(game.apply_text(RED, "zz")), "illegal");
+    assert_eq!(code(game.apply_text(RED, "zz")), "unreadable-action");
     assert_eq!(
         code(game.apply_text(Actor::Authority, "h3e3")),
         "not-your-turn"
