@@ -18,9 +18,10 @@ pub struct Match<G: Rules> {
     game: G,
     actions: Vec<RecordEntry>,
     draw: Option<DrawOffer>,
-    /// The last game-move count at which each seat offered a draw (no repeat offers).
+    /// Game moves made by each seat, so a declined offer waits for the offerer's next move.
+    moves_by: Vec<usize>,
+    /// Each seat's own move count when it last offered a draw.
     offered_at: Vec<Option<usize>>,
-    moves_played: usize,
     ended: Option<Outcome>,
 }
 
@@ -149,8 +150,8 @@ impl<G: Rules> Match<G> {
             game,
             actions: Vec::new(),
             draw: None,
+            moves_by: vec![0; seats],
             offered_at: vec![None; seats],
-            moves_played: 0,
             ended: None,
         }
     }
@@ -221,7 +222,7 @@ impl<G: Rules> Match<G> {
     }
 
     fn may_offer(&self, seat: Seat) -> bool {
-        self.offered_at[seat.index()] != Some(self.moves_played)
+        self.offered_at[seat.index()] != Some(self.moves_by[seat.index()])
     }
 
     /// Applies an action, returning what each audience learns, or why it was refused.
@@ -265,7 +266,9 @@ impl<G: Rules> Match<G> {
             return Err(ActionError::NotYourTurn);
         }
         let events = self.game.play(actor, mv).map_err(ActionError::Illegal)?;
-        self.moves_played += 1;
+        if let Actor::Seat(seat) = actor {
+            self.moves_by[seat.index()] += 1;
+        }
         let mut told: Vec<_> = events
             .into_iter()
             .map(|t| Told {
@@ -293,7 +296,7 @@ impl<G: Rules> Match<G> {
         if self.draw.is_some() || !self.may_offer(seat) {
             return Err(ActionError::DrawAlreadyOffered);
         }
-        self.offered_at[seat.index()] = Some(self.moves_played);
+        self.offered_at[seat.index()] = Some(self.moves_by[seat.index()]);
         self.draw = Some(DrawOffer {
             by: seat,
             accepted: Vec::new(),

@@ -105,9 +105,14 @@ fn a_draw_offer_can_be_declined_and_is_not_repeated_before_moving() {
         .expect_err("should be refused");
     assert_eq!(err.code(), "draw-already-offered");
     game.apply_text(RED, "h3e3").expect("move");
-    game.apply_text(BLACK, "h10g8").expect("move");
     game.apply_text(RED, "offer-draw")
         .expect("a new offer after moving");
+    game.apply_text(BLACK, "decline-draw").expect("decline");
+    // The opponent's move does not count: only the offerer's own.
+    game.apply_text(BLACK, "h10g8").expect("move");
+    game.apply_text(RED, "offer-draw")
+        .map(|_| ())
+        .expect_err("red has not moved since its declined offer");
 }
 
 #[test]

@@ -464,37 +464,29 @@ const fn forward(color: Color) -> isize {
     }
 }
 
+/// Builds soldier steps; with `attackers`, the points a soldier reaching each point comes
+/// from. Both are the same shape: straight (forward, or back for attackers), plus sideways
+/// on the far side of the river (the two points share a rank, so both are crossed).
 const fn build_pawn(color: Color, attackers: bool) -> [Steps; POINTS] {
     let mut out = [Steps::EMPTY; POINTS];
-    let fwd = forward(color);
+    let straight = if attackers {
+        -forward(color)
+    } else {
+        forward(color)
+    };
     let mut sq = 0;
     while sq < POINTS {
-        if attackers {
-            // A pawn of `color` that reaches `sq` stands behind it, or beside it once crossed.
-            if let Some(from) = offset(sq, 0, -fwd) {
-                out[sq] = out[sq].push(from, from);
-            }
-            if !color.own_half(sq / FILES) {
-                let mut s = 0;
-                while s < 2 {
-                    if let Some(from) = offset(sq, if s == 0 { -1 } else { 1 }, 0) {
-                        out[sq] = out[sq].push(from, from);
-                    }
-                    s += 1;
+        if let Some(other) = offset(sq, 0, straight) {
+            out[sq] = out[sq].push(other, other);
+        }
+        if !color.own_half(sq / FILES) {
+            let sides: [isize; 2] = [-1, 1];
+            let mut s = 0;
+            while s < 2 {
+                if let Some(other) = offset(sq, sides[s], 0) {
+                    out[sq] = out[sq].push(other, other);
                 }
-            }
-        } else {
-            if let Some(to) = offset(sq, 0, fwd) {
-                out[sq] = out[sq].push(to, to);
-            }
-            if !color.own_half(sq / FILES) {
-                let mut s = 0;
-                while s < 2 {
-                    if let Some(to) = offset(sq, if s == 0 { -1 } else { 1 }, 0) {
-                        out[sq] = out[sq].push(to, to);
-                    }
-                    s += 1;
-                }
+                s += 1;
             }
         }
         sq += 1;
