@@ -143,8 +143,8 @@ impl<G: Rules> Match<G> {
         Ok(Self::from_game(G::start(options, setup)?))
     }
 
-    /// Wraps a freshly started game.
-    pub fn from_game(game: G) -> Self {
+    /// Wraps a freshly started game (one with moves already played would record wrongly).
+    fn from_game(game: G) -> Self {
         let seats = game.seat_count();
         Match {
             game,

@@ -47,6 +47,15 @@ fn perpetual_check_loses() {
 }
 
 #[test]
+fn perpetual_check_by_black_from_a_black_to_move_fen_loses() {
+    let outcome = standard(
+        "3k5/8r/9/9/9/9/9/9/9/4K4 b - - 0 1",
+        "i9i1 e1e2 i1i2 e2e1 i2i1 e1e2 i1i2 e2e1 i2i1",
+    );
+    assert_eq!(outcome, win(RED, EndReason::PerpetualCheck));
+}
+
+#[test]
 fn two_repetitions_are_not_yet_judged() {
     let short = PERPETUAL_CHECK
         .rsplit_once(' ')

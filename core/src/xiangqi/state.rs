@@ -170,7 +170,7 @@ impl Xiangqi {
             chased,
         });
         self.hashes.push(self.pos.hash());
-        self.outcome = self.dynamic_outcome(mover);
+        self.outcome = self.dynamic_outcome();
         Ok(XiangqiEvent::Moved {
             mv: m.to_string(),
             piece: piece.map(|p| p.fen_char()).unwrap_or('?'),
@@ -201,17 +201,15 @@ impl Xiangqi {
         }
     }
 
-    /// The outcome after `mover` moved: mate first, then repetition, then the draws.
-    fn dynamic_outcome(&self, mover: Color) -> Option<Outcome> {
+    /// The outcome after a move: mate first, then repetition, then the draws.
+    fn dynamic_outcome(&self) -> Option<Outcome> {
         if !self.pos.has_legal_move() {
             return self.static_outcome();
         }
-        let first = self.history.len() % 2;
-        let first_mover = if first == 1 { mover } else { mover.other() };
         if let Some(outcome) = judge_repetition(
             &self.hashes,
             &self.history,
-            first_mover,
+            self.start.side_to_move(),
             self.options.perpetual_chase_loses,
         ) {
             return Some(outcome);
