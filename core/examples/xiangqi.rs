@@ -157,6 +157,9 @@ fn bench() -> Vec<String> {
 mod tests {
     use super::run;
 
+    const START_FEN_ARG: &str =
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
     fn cli(args: &[&str]) -> Result<Vec<String>, String> {
         run(args.iter().map(|s| s.to_string()).collect())
     }
@@ -168,9 +171,6 @@ mod tests {
             Ok(vec!["1920".to_string()])
         );
     }
-
-    const START_FEN_ARG: &str =
-        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
     #[test]
     fn moves_are_sorted_coordinates_after_the_given_moves() {

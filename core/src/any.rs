@@ -30,7 +30,7 @@ impl AnyMatch {
         options: &serde_json::Value,
         setup: &serde_json::Value,
     ) -> Result<Self, SetupError> {
-        fn decode<T: serde::de::DeserializeOwned + Default>(
+        fn decode<T: serde::de::DeserializeOwned>(
             v: &serde_json::Value,
             what: &str,
         ) -> Result<Option<T>, SetupError> {
