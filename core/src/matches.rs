@@ -370,11 +370,22 @@ impl<G: Rules> Match<G> {
             return Err(RecordError::WrongGame(record.game));
         }
         let bad_start = |e: String| RecordError::BadStart(e);
-        let options: G::Options =
-            serde_json::from_value(record.options.clone()).map_err(|e| bad_start(e.to_string()))?;
-        let setup: G::Setup =
-            serde_json::from_value(record.setup.clone()).map_err(|e| bad_start(e.to_string()))?;
-        let mut game = Match::new(&options, Some(&setup)).map_err(|e| bad_start(e.to_string()))?;
+        // `null` options or setup stand for the defaults, as in `AnyMatch::new`.
+        let options: G::Options = if record.options.is_null() {
+            G::Options::default()
+        } else {
+            serde_json::from_value(record.options.clone()).map_err(|e| bad_start(e.to_string()))?
+        };
+        let setup: Option<G::Setup> = if record.setup.is_null() {
+            None
+        } else {
+            Some(
+                serde_json::from_value(record.setup.clone())
+                    .map_err(|e| bad_start(e.to_string()))?,
+            )
+        };
+        let mut game =
+            Match::new(&options, setup.as_ref()).map_err(|e| bad_start(e.to_string()))?;
         for (index, entry) in record.actions.iter().enumerate() {
             game.apply_text(entry.by, &entry.action)
                 .map_err(|e| RecordError::BadAction {

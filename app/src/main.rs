@@ -1,0 +1,3 @@
+fn main() {
+    qiguan_app::run()
+}

@@ -1,0 +1,674 @@
+//! The local game history: one SQLite file in WAL mode, a versioned schema, and every action
+//! written in its own transaction before the UI shows it as made.
+
+mod migrations;
+
+use qiguan_core::{Actor, AnyMatch, GameKind, GameResult, Outcome, Record, RecordEntry, ToAct};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub use migrations::SCHEMA_VERSION;
+
+/// The name of the database file inside the data directory.
+pub const DB_FILE: &str = "qiguan.sqlite";
+
+/// A stored game's id.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct GameId(pub i64);
+
+/// How a game is played. Stored as text so that later modes (correspondence) add rows, not
+/// columns.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    /// Two players on one device.
+    PassAndPlay,
+    /// A game read from a PGN or FEN file.
+    Imported,
+}
+
+impl Mode {
+    /// Returns the stored text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::PassAndPlay => "pass-and-play",
+            Mode::Imported => "imported",
+        }
+    }
+
+    fn parse(text: &str) -> Mode {
+        match text {
+            "imported" => Mode::Imported,
+            _ => Mode::PassAndPlay,
+        }
+    }
+}
+
+/// Where a game stands, kept beside the actions so that history can filter without replaying.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Standing {
+    /// Number of actions recorded.
+    pub plies: usize,
+    /// The outcome, if the game is over.
+    pub outcome: Option<Outcome>,
+}
+
+impl Standing {
+    /// Reads the standing off a match.
+    pub fn of(game: &AnyMatch) -> Standing {
+        Standing {
+            plies: game.version(),
+            outcome: match game.to_act() {
+                ToAct::Over(outcome) => Some(outcome),
+                _ => None,
+            },
+        }
+    }
+
+    fn status(&self) -> &'static str {
+        if self.outcome.is_some() {
+            "finished"
+        } else {
+            "ongoing"
+        }
+    }
+
+    /// Returns the stored result text: `win:0`, `win:1`, `draw`, or none while playing.
+    fn result(&self) -> Option<String> {
+        self.outcome.as_ref().map(|o| match &o.result {
+            GameResult::Win { winners } => {
+                let seats: Vec<String> = winners.iter().map(|s| s.index().to_string()).collect();
+                format!("win:{}", seats.join(","))
+            }
+            GameResult::Draw => "draw".to_owned(),
+            GameResult::Ranking { order } => {
+                let seats: Vec<String> = order.iter().map(|s| s.index().to_string()).collect();
+                format!("rank:{}", seats.join(","))
+            }
+        })
+    }
+}
+
+/// What a new game starts from.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    /// The game.
+    pub kind: GameKind,
+    /// How it is played.
+    pub mode: Mode,
+    /// Options and setup, as the game serializes them.
+    pub options: serde_json::Value,
+    /// The game's setup (`null` for the standard start).
+    pub setup: serde_json::Value,
+    /// Player names by seat (may be empty strings).
+    pub players: Vec<String>,
+}
+
+impl NewGame {
+    /// Describes a match about to be stored, with its options and setup spelled out in full
+    /// so that the stored game replays the same even if defaults change.
+    pub fn from_match(game: &AnyMatch, mode: Mode, players: Vec<String>) -> NewGame {
+        let record = game.record();
+        NewGame {
+            kind: record.game,
+            mode,
+            options: record.options,
+            setup: record.setup,
+            players,
+        }
+    }
+}
+
+/// One row of the history list.
+#[derive(Clone, PartialEq, Debug)]
+pub struct GameSummary {
+    /// The game's id.
+    pub id: GameId,
+    /// Which game.
+    pub kind: GameKind,
+    /// How it was played.
+    pub mode: Mode,
+    /// Player names by seat.
+    pub players: Vec<String>,
+    /// When it was created, Unix milliseconds.
+    pub created_at: i64,
+    /// When an action was last recorded, Unix milliseconds.
+    pub updated_at: i64,
+    /// Actions recorded.
+    pub plies: usize,
+    /// `win:0`, `win:1`, `draw`, or `None` while unfinished.
+    pub result: Option<String>,
+    /// The end reason's text name, when finished.
+    pub reason: Option<String>,
+}
+
+/// A stored game with everything needed to resume it.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// The list row.
+    pub summary: GameSummary,
+    /// The full record.
+    pub record: Record,
+}
+
+/// Which games the history shows.
+#[derive(Clone, Default, PartialEq, Eq, Debug)]
+pub struct HistoryFilter {
+    /// Only this game.
+    pub kind: Option<GameKind>,
+    /// Only games with this result.
+    pub result: Option<ResultFilter>,
+    /// Only this mode.
+    pub mode: Option<Mode>,
+    /// Only games played (updated) at or after this Unix millisecond.
+    pub since: Option<i64>,
+    /// Text that must appear in a player's name (case-insensitive), or the game number.
+    pub search: String,
+}
+
+/// A result filter for history.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ResultFilter {
+    /// Not finished yet.
+    Unfinished,
+    /// Won by this seat.
+    WonBy(u8),
+    /// Drawn.
+    Draw,
+}
+
+/// Why the store cannot be used. The file is never written after one of these.
+#[derive(Debug)]
+pub enum StoreError {
+    /// The file exists but is not a Qiguan database, or is damaged.
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// SQLite's words.
+        detail: String,
+    },
+    /// The file was written by a newer Qiguan with a schema this build does not know.
+    TooNew {
+        /// The file.
+        path: PathBuf,
+        /// The schema version found.
+        found: i64,
+    },
+    /// The directory or file cannot be opened or written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's or SQLite's words.
+        detail: String,
+    },
+    /// A stored record no longer replays (a bug, or a hand-edited file).
+    BadRecord {
+        /// The game.
+        id: GameId,
+        /// Why.
+        detail: String,
+    },
+    /// The game asked for is not in the store.
+    NoSuchGame(GameId),
+    /// A write did not match the stored game (a stale or duplicated action).
+    Conflict(String),
+    /// Any other SQLite failure.
+    Sqlite(rusqlite::Error),
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::Corrupt { path, detail } => write!(
+                f,
+                "{} is damaged or not a Qiguan database ({detail}); it was left untouched",
+                path.display()
+            ),
+            StoreError::TooNew { path, found } => write!(
+                f,
+                "{} was written by a newer Qiguan (schema {found}, this version knows up to \
+                 {SCHEMA_VERSION}); update the app. The file was left untouched",
+                path.display()
+            ),
+            StoreError::Io { path, detail } => {
+                write!(f, "cannot open {}: {detail}", path.display())
+            }
+            StoreError::BadRecord { id, detail } => {
+                write!(f, "game {} does not replay: {detail}", id.0)
+            }
+            StoreError::NoSuchGame(id) => write!(f, "no game {} in the history", id.0),
+            StoreError::Conflict(what) => write!(f, "not saved: {what}"),
+            StoreError::Sqlite(e) => write!(f, "database error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError::Sqlite(e)
+    }
+}
+
+/// The local store.
+#[derive(Debug)]
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database in this directory.
+    pub fn open_dir(dir: &Path) -> Result<Store, StoreError> {
+        std::fs::create_dir_all(dir).map_err(|e| StoreError::Io {
+            path: dir.to_owned(),
+            detail: e.to_string(),
+        })?;
+        Store::open(&dir.join(DB_FILE))
+    }
+
+    /// Opens (creating if needed) the database file and brings its schema up to date.
+    ///
+    /// A damaged file or one from a newer version is refused before anything is written.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let io = |e: rusqlite::Error| StoreError::Io {
+            path: path.to_owned(),
+            detail: e.to_string(),
+        };
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(io)?;
+        let corrupt = |e: rusqlite::Error| StoreError::Corrupt {
+            path: path.to_owned(),
+            detail: e.to_string(),
+        };
+        // Reading the schema touches the header: a file that is not SQLite fails here,
+        // before any pragma could write to it.
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(corrupt)?;
+        conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .map_err(corrupt)?;
+        if version > SCHEMA_VERSION {
+            return Err(StoreError::TooNew {
+                path: path.to_owned(),
+                found: version,
+            });
+        }
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(corrupt)?;
+        // FULL: a move the UI showed as made survives power loss, not only a crash.
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(2))?;
+        let mut store = Store {
+            conn,
+            path: path.to_owned(),
+        };
+        migrations::migrate(&mut store.conn, version).map_err(|e| match e {
+            StoreError::Sqlite(e) => corrupt(e),
+            other => other,
+        })?;
+        Ok(store)
+    }
+
+    /// Returns the database file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Creates a game and returns its id.
+    pub fn create_game(&mut self, game: &NewGame, now: i64) -> Result<GameId, StoreError> {
+        let players = serde_json::to_string(&game.players).unwrap_or_else(|_| "[]".into());
+        self.conn.execute(
+            "INSERT INTO games (kind, mode, options, setup, players, created_at, updated_at,
+                                status, plies)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, 'ongoing', 0)",
+            params![
+                game.kind.as_str(),
+                game.mode.as_str(),
+                game.options.to_string(),
+                game.setup.to_string(),
+                players,
+                now
+            ],
+        )?;
+        Ok(GameId(self.conn.last_insert_rowid()))
+    }
+
+    /// Creates a game with its actions already played (an import, or "continue from here"),
+    /// in one transaction.
+    pub fn create_game_with(
+        &mut self,
+        game: &NewGame,
+        actions: &[RecordEntry],
+        standing: &Standing,
+        now: i64,
+    ) -> Result<GameId, StoreError> {
+        let tx = self.conn.transaction()?;
+        let players = serde_json::to_string(&game.players).unwrap_or_else(|_| "[]".into());
+        tx.execute(
+            "INSERT INTO games (kind, mode, options, setup, players, created_at, updated_at,
+                                status, result, reason, plies)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10)",
+            params![
+                game.kind.as_str(),
+                game.mode.as_str(),
+                game.options.to_string(),
+                game.setup.to_string(),
+                players,
+                now,
+                standing.status(),
+                standing.result(),
+                standing.outcome.as_ref().map(|o| o.reason.as_str()),
+                standing.plies as i64,
+            ],
+        )?;
+        let id = tx.last_insert_rowid();
+        {
+            let mut insert = tx.prepare(
+                "INSERT INTO actions (game_id, ply, actor, action) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for (ply, entry) in actions.iter().enumerate() {
+                insert.execute(params![id, ply as i64, actor_text(entry.by), entry.action])?;
+            }
+        }
+        tx.commit()?;
+        Ok(GameId(id))
+    }
+
+    /// Appends one action at `ply` (its index) and the standing after it, in one transaction.
+    ///
+    /// Refuses a ply that is not the next one: a stale or duplicated write changes nothing.
+    pub fn append_action(
+        &mut self,
+        id: GameId,
+        ply: usize,
+        entry: &RecordEntry,
+        standing: &Standing,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        let stored: Option<i64> = tx
+            .query_row("SELECT plies FROM games WHERE id = ?1", [id.0], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        match stored {
+            None => return Err(StoreError::NoSuchGame(id)),
+            Some(n) if n != ply as i64 => {
+                return Err(StoreError::Conflict(format!(
+                    "game {} has {n} actions stored, cannot add action {ply}",
+                    id.0
+                )));
+            }
+            Some(_) => {}
+        }
+        tx.execute(
+            "INSERT INTO actions (game_id, ply, actor, action) VALUES (?1, ?2, ?3, ?4)",
+            params![id.0, ply as i64, actor_text(entry.by), entry.action],
+        )?;
+        update_standing(&tx, id, standing, now)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Removes the actions from `ply` on (an undo) and stores the standing after that.
+    pub fn truncate(
+        &mut self,
+        id: GameId,
+        ply: usize,
+        standing: &Standing,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "DELETE FROM actions WHERE game_id = ?1 AND ply >= ?2",
+            params![id.0, ply as i64],
+        )?;
+        update_standing(&tx, id, standing, now)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Loads a game's record and list row.
+    pub fn load(&self, id: GameId) -> Result<StoredGame, StoreError> {
+        let (summary, options, setup) = self
+            .conn
+            .query_row(
+                &format!("SELECT {SUMMARY_COLUMNS}, options, setup FROM games WHERE id = ?1"),
+                [id.0],
+                |r| {
+                    Ok((
+                        summary_from_row(r)?,
+                        r.get::<_, String>(9)?,
+                        r.get::<_, String>(10)?,
+                    ))
+                },
+            )
+            .optional()?
+            .ok_or(StoreError::NoSuchGame(id))?;
+        let summary = summary.map_err(|detail| StoreError::BadRecord { id, detail })?;
+        let bad = |detail: String| StoreError::BadRecord { id, detail };
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT actor, action FROM actions WHERE game_id = ?1 ORDER BY ply")?;
+        let actions = stmt
+            .query_map([id.0], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+            })?
+            .map(|row| {
+                let (actor, action) = row?;
+                let by = parse_actor(&actor).ok_or_else(|| bad(format!("bad actor {actor:?}")))?;
+                Ok(RecordEntry { by, action })
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let record = Record {
+            format: qiguan_core::RECORD_FORMAT,
+            game: summary.kind,
+            options: serde_json::from_str(&options).map_err(|e| bad(e.to_string()))?,
+            setup: serde_json::from_str(&setup).map_err(|e| bad(e.to_string()))?,
+            actions,
+        };
+        Ok(StoredGame { summary, record })
+    }
+
+    /// Returns unfinished games, most recently played first.
+    pub fn unfinished(&self, limit: usize) -> Result<Vec<GameSummary>, StoreError> {
+        let filter = HistoryFilter {
+            result: Some(ResultFilter::Unfinished),
+            ..HistoryFilter::default()
+        };
+        let ids = self.history_ids(&filter)?;
+        let ids: Vec<GameId> = ids.into_iter().take(limit).collect();
+        self.summaries(&ids)
+    }
+
+    /// Returns the ids of the games matching the filter, newest first.
+    pub fn history_ids(&self, filter: &HistoryFilter) -> Result<Vec<GameId>, StoreError> {
+        let mut sql = String::from("SELECT id FROM games WHERE 1");
+        let mut args: Vec<rusqlite::types::Value> = Vec::new();
+        if let Some(kind) = filter.kind {
+            sql.push_str(" AND kind = ?");
+            args.push(kind.as_str().to_owned().into());
+        }
+        if let Some(mode) = filter.mode {
+            sql.push_str(" AND mode = ?");
+            args.push(mode.as_str().to_owned().into());
+        }
+        match filter.result {
+            None => {}
+            Some(ResultFilter::Unfinished) => sql.push_str(" AND status = 'ongoing'"),
+            Some(ResultFilter::Draw) => sql.push_str(" AND result = 'draw'"),
+            Some(ResultFilter::WonBy(seat)) => {
+                sql.push_str(" AND result = ?");
+                args.push(format!("win:{seat}").into());
+            }
+        }
+        if let Some(since) = filter.since {
+            sql.push_str(" AND updated_at >= ?");
+            args.push(since.into());
+        }
+        let search = filter.search.trim();
+        if !search.is_empty() {
+            let number = search.trim_start_matches('#').parse::<i64>().unwrap_or(-1);
+            sql.push_str(" AND (instr(lower(players), lower(?)) > 0 OR id = ?)");
+            args.push(search.to_owned().into());
+            args.push(number.into());
+        }
+        sql.push_str(" ORDER BY updated_at DESC, id DESC");
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let ids = stmt
+            .query_map(rusqlite::params_from_iter(args), |r| r.get(0).map(GameId))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(ids)
+    }
+
+    /// Returns the list rows of these games, in the order asked (missing ids are skipped).
+    pub fn summaries(&self, ids: &[GameId]) -> Result<Vec<GameSummary>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {SUMMARY_COLUMNS} FROM games WHERE id = ?1"
+        ))?;
+        let mut out = Vec::with_capacity(ids.len());
+        for &id in ids {
+            if let Some(row) = stmt.query_row([id.0], summary_from_row).optional()? {
+                out.push(row.map_err(|detail| StoreError::BadRecord { id, detail })?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Deletes a game and its actions.
+    pub fn delete(&mut self, id: GameId) -> Result<(), StoreError> {
+        let n = self
+            .conn
+            .execute("DELETE FROM games WHERE id = ?1", [id.0])?;
+        if n == 0 {
+            return Err(StoreError::NoSuchGame(id));
+        }
+        Ok(())
+    }
+
+    /// Returns a setting's stored value.
+    pub fn setting(&self, key: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| {
+                r.get(0)
+            })
+            .optional()?)
+    }
+
+    /// Stores a setting.
+    pub fn set_setting(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO settings (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![key, value],
+        )?;
+        Ok(())
+    }
+
+    /// Runs `f` inside one transaction (bulk loads, the benchmark's fixture).
+    pub fn in_transaction<T>(
+        &mut self,
+        f: impl FnOnce(&mut Store) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        match f(self) {
+            Ok(v) => {
+                self.conn.execute_batch("COMMIT")?;
+                Ok(v)
+            }
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                Err(e)
+            }
+        }
+    }
+}
+
+const SUMMARY_COLUMNS: &str =
+    "id, kind, mode, players, created_at, updated_at, plies, result, reason";
+
+type SummaryResult = Result<GameSummary, String>;
+
+fn summary_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SummaryResult> {
+    let kind: String = r.get(1)?;
+    let players: String = r.get(3)?;
+    let Some(kind) = parse_kind(&kind) else {
+        return Ok(Err(format!("unknown game {kind:?}")));
+    };
+    Ok(Ok(GameSummary {
+        id: GameId(r.get(0)?),
+        kind,
+        mode: Mode::parse(&r.get::<_, String>(2)?),
+        players: serde_json::from_str(&players).unwrap_or_default(),
+        created_at: r.get(4)?,
+        updated_at: r.get(5)?,
+        plies: r.get::<_, i64>(6)?.max(0) as usize,
+        result: r.get(7)?,
+        reason: r.get(8)?,
+    }))
+}
+
+fn update_standing(
+    tx: &rusqlite::Transaction<'_>,
+    id: GameId,
+    standing: &Standing,
+    now: i64,
+) -> Result<(), StoreError> {
+    let n = tx.execute(
+        "UPDATE games SET plies = ?2, status = ?3, result = ?4, reason = ?5, updated_at = ?6
+         WHERE id = ?1",
+        params![
+            id.0,
+            standing.plies as i64,
+            standing.status(),
+            standing.result(),
+            standing.outcome.as_ref().map(|o| o.reason.as_str()),
+            now
+        ],
+    )?;
+    if n == 0 {
+        return Err(StoreError::NoSuchGame(id));
+    }
+    Ok(())
+}
+
+/// Returns the game kind for its stored name.
+pub fn parse_kind(text: &str) -> Option<GameKind> {
+    serde_json::from_value(serde_json::Value::String(text.to_owned())).ok()
+}
+
+fn actor_text(actor: Actor) -> String {
+    match actor {
+        Actor::Seat(seat) => seat.index().to_string(),
+        Actor::Authority => "authority".to_owned(),
+    }
+}
+
+fn parse_actor(text: &str) -> Option<Actor> {
+    if text == "authority" {
+        return Some(Actor::Authority);
+    }
+    let n: u8 = text.parse().ok()?;
+    serde_json::from_value(serde_json::Value::from(n))
+        .ok()
+        .map(Actor::Seat)
+}
+
+/// Replays a stored game, for resuming it.
+pub fn replay(game: &StoredGame) -> Result<AnyMatch, StoreError> {
+    AnyMatch::from_record(&game.record).map_err(|e| StoreError::BadRecord {
+        id: game.summary.id,
+        detail: e.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests;

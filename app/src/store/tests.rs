@@ -1,0 +1,310 @@
+//! Store tests on real SQLite files in temporary directories.
+
+use super::*;
+use qiguan_core::{EndReason, GameKind, Seat};
+
+fn new_game(players: [&str; 2]) -> NewGame {
+    let players = players.iter().map(|s| s.to_string()).collect();
+    NewGame::from_match(&start(), Mode::PassAndPlay, players)
+}
+
+/// Plays `moves` through the store the way the app does: apply, then write.
+fn play(store: &mut Store, id: GameId, game: &mut AnyMatch, moves: &[&str], now: i64) {
+    for text in moves {
+        let seat = match game.to_act() {
+            ToAct::Seat(s) => s,
+            other => panic!("no seat to act: {other:?}"),
+        };
+        game.apply_text(Actor::Seat(seat), text).unwrap();
+        let entry = game.record().actions.last().unwrap().clone();
+        store
+            .append_action(id, game.version() - 1, &entry, &Standing::of(game), now)
+            .unwrap();
+    }
+}
+
+fn start() -> AnyMatch {
+    AnyMatch::new(
+        GameKind::Xiangqi,
+        &serde_json::Value::Null,
+        &serde_json::Value::Null,
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_game_survives_closing_and_reopening() {
+    let dir = tempfile::tempdir().unwrap();
+    let id;
+    let mut game = start();
+    {
+        let mut store = Store::open_dir(dir.path()).unwrap();
+        id = store.create_game(&new_game(["红", "黑"]), 1000).unwrap();
+        play(&mut store, id, &mut game, &["h3e3", "h10g8", "h1g3"], 2000);
+    }
+    let store = Store::open_dir(dir.path()).unwrap();
+    let stored = store.load(id).unwrap();
+    assert_eq!(stored.record, game.record());
+    assert_eq!(stored.summary.plies, 3);
+    assert_eq!(stored.summary.players, ["红", "黑"]);
+    assert_eq!(stored.summary.updated_at, 2000);
+    let resumed = replay(&stored).unwrap();
+    assert_eq!(resumed.to_act(), ToAct::Seat(Seat::SECOND));
+}
+
+#[test]
+fn the_database_is_in_wal_mode_with_the_current_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open_dir(dir.path()).unwrap();
+    let mode: String = store
+        .conn
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    let version: i64 = store
+        .conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+}
+
+#[test]
+fn stale_or_duplicated_actions_are_refused_and_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open_dir(dir.path()).unwrap();
+    let id = store.create_game(&new_game(["", ""]), 0).unwrap();
+    let mut game = start();
+    play(&mut store, id, &mut game, &["h3e3"], 1);
+    let entry = game.record().actions[0].clone();
+    let again = store.append_action(id, 0, &entry, &Standing::of(&game), 2);
+    assert!(matches!(again, Err(StoreError::Conflict(_))), "{again:?}");
+    let skip = store.append_action(id, 5, &entry, &Standing::of(&game), 2);
+    assert!(matches!(skip, Err(StoreError::Conflict(_))), "{skip:?}");
+    let stored = store.load(id).unwrap();
+    assert_eq!(stored.record.actions.len(), 1);
+    assert_eq!(stored.summary.updated_at, 1);
+    let missing = store.append_action(GameId(99), 0, &entry, &Standing::of(&game), 2);
+    assert!(matches!(missing, Err(StoreError::NoSuchGame(GameId(99)))));
+}
+
+#[test]
+fn a_finished_game_records_its_result_and_undo_reopens_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open_dir(dir.path()).unwrap();
+    let id = store.create_game(&new_game(["", ""]), 0).unwrap();
+    let mut game = start();
+    play(
+        &mut store,
+        id,
+        &mut game,
+        &["b3b5", "a7a6", "b5c5", "f10e9", "c5c10"],
+        5,
+    );
+    let row = &store.summaries(&[id]).unwrap()[0];
+    assert_eq!(row.result.as_deref(), Some("win:0"));
+    assert_eq!(row.reason.as_deref(), Some("checkmate"));
+    assert!(store.unfinished(10).unwrap().is_empty());
+
+    // Undo the mating move: the game is unfinished again, with four actions.
+    let mut record = game.record();
+    record.actions.pop();
+    let undone = AnyMatch::from_record(&record).unwrap();
+    store.truncate(id, 4, &Standing::of(&undone), 6).unwrap();
+    let row = &store.summaries(&[id]).unwrap()[0];
+    assert_eq!(
+        (row.plies, row.result.clone(), row.reason.clone()),
+        (4, None, None)
+    );
+    assert_eq!(store.unfinished(10).unwrap()[0].id, id);
+    assert_eq!(store.load(id).unwrap().record, record);
+}
+
+#[test]
+fn history_filters_by_game_result_mode_date_and_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open_dir(dir.path()).unwrap();
+    let a = store
+        .create_game(&new_game(["Zhang San", "Li Si"]), 100)
+        .unwrap();
+    let b = store
+        .create_game(&new_game(["王五", "Li Si"]), 200)
+        .unwrap();
+    let mut imported = new_game(["", ""]);
+    imported.mode = Mode::Imported;
+    let c = store.create_game(&imported, 300).unwrap();
+    let mut game = start();
+    play(&mut store, b, &mut game, &["h3e3"], 250);
+    game.apply_text(Actor::Seat(Seat::SECOND), "resign")
+        .unwrap();
+    let standing = Standing::of(&game);
+    let entry = game.record().actions[1].clone();
+    store.append_action(b, 1, &entry, &standing, 260).unwrap();
+
+    let ids = |f: HistoryFilter| store.history_ids(&f).unwrap();
+    assert_eq!(ids(HistoryFilter::default()), [c, b, a], "newest first");
+    let only = |result| HistoryFilter {
+        result: Some(result),
+        ..HistoryFilter::default()
+    };
+    assert_eq!(ids(only(ResultFilter::WonBy(0))), [b]);
+    assert_eq!(ids(only(ResultFilter::WonBy(1))), []);
+    assert_eq!(ids(only(ResultFilter::Unfinished)), [c, a]);
+    assert_eq!(ids(only(ResultFilter::Draw)), []);
+    let mode = HistoryFilter {
+        mode: Some(Mode::Imported),
+        ..HistoryFilter::default()
+    };
+    assert_eq!(ids(mode), [c]);
+    let since = HistoryFilter {
+        since: Some(250),
+        ..HistoryFilter::default()
+    };
+    assert_eq!(ids(since), [c, b]);
+    let search = |s: &str| HistoryFilter {
+        search: s.into(),
+        ..HistoryFilter::default()
+    };
+    assert_eq!(ids(search("li si")), [b, a], "case-insensitive");
+    assert_eq!(ids(search("王")), [b]);
+    assert_eq!(ids(search(&format!("#{}", a.0))), [a]);
+    let kind = HistoryFilter {
+        kind: Some(GameKind::Xiangqi),
+        ..HistoryFilter::default()
+    };
+    assert_eq!(ids(kind).len(), 3);
+
+    store.delete(b).unwrap();
+    assert_eq!(
+        store.history_ids(&HistoryFilter::default()).unwrap(),
+        [c, a]
+    );
+    assert!(matches!(store.delete(b), Err(StoreError::NoSuchGame(_))));
+    assert!(matches!(store.load(b), Err(StoreError::NoSuchGame(_))));
+}
+
+#[test]
+fn settings_are_stored_and_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open_dir(dir.path()).unwrap();
+    assert_eq!(store.setting("notation").unwrap(), None);
+    store.set_setting("notation", "wxf").unwrap();
+    store.set_setting("notation", "chinese").unwrap();
+    assert_eq!(
+        store.setting("notation").unwrap().as_deref(),
+        Some("chinese")
+    );
+}
+
+#[test]
+fn a_version_1_history_is_migrated_with_its_standings_filled_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DB_FILE);
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(include_str!("fixtures/schema-v1.sql"))
+            .unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let rows = store.summaries(&[GameId(1), GameId(2), GameId(3)]).unwrap();
+    let standings: Vec<_> = rows
+        .iter()
+        .map(|r| (r.plies, r.result.as_deref(), r.reason.as_deref()))
+        .collect();
+    assert_eq!(
+        standings,
+        [
+            (5, Some("win:0"), Some(EndReason::Checkmate.as_str())),
+            (2, None, None),
+            (2, Some("win:0"), Some("resignation")),
+        ]
+    );
+    assert_eq!(rows[0].players, ["张三", "李四"]);
+    assert_eq!(rows[2].mode, Mode::Imported);
+    // Options written under version 1 still apply to the resumed game.
+    let second = store.load(GameId(2)).unwrap();
+    assert_eq!(second.record.options["move_limit"], 120);
+    assert!(replay(&second).is_ok());
+    assert_eq!(store.setting("notation").unwrap().as_deref(), Some("wxf"));
+    assert_eq!(
+        store.history_ids(&HistoryFilter::default()).unwrap(),
+        [GameId(3), GameId(2), GameId(1)]
+    );
+}
+
+#[test]
+fn a_file_that_is_not_a_database_is_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DB_FILE);
+    let garbage: Vec<u8> = (0..8192u32).map(|i| (i * 7919 % 251) as u8).collect();
+    std::fs::write(&path, &garbage).unwrap();
+    let err = Store::open(&path).unwrap_err();
+    assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
+    assert!(err.to_string().contains("left untouched"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), garbage);
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        leftovers.len(),
+        1,
+        "no -wal or -shm beside it: {leftovers:?}"
+    );
+}
+
+#[test]
+fn a_damaged_database_is_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DB_FILE);
+    {
+        let mut store = Store::open(&path).unwrap();
+        store.create_game(&new_game(["a", "b"]), 0).unwrap();
+        store
+            .conn
+            .pragma_update(None, "journal_mode", "DELETE")
+            .unwrap();
+    }
+    // Keep the header, scramble the schema page: what a torn copy or a bad card leaves.
+    let mut bytes = std::fs::read(&path).unwrap();
+    for b in &mut bytes[100..4096] {
+        *b = 0xA5;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let err = Store::open(&path).unwrap_err();
+    assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+}
+
+#[test]
+fn a_database_from_a_newer_version_is_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DB_FILE);
+    {
+        let store = Store::open(&path).unwrap();
+        store
+            .conn
+            .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        store
+            .conn
+            .pragma_update(None, "journal_mode", "DELETE")
+            .unwrap();
+    }
+    let before = std::fs::read(&path).unwrap();
+    let err = Store::open(&path).unwrap_err();
+    match &err {
+        StoreError::TooNew { found, .. } => assert_eq!(*found, SCHEMA_VERSION + 1),
+        other => panic!("expected TooNew, got {other:?}"),
+    }
+    assert!(err.to_string().contains("newer Qiguan"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn a_directory_that_cannot_be_created_gives_an_io_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plain-file");
+    std::fs::write(&file, b"x").unwrap();
+    let err = Store::open_dir(&file.join("sub")).unwrap_err();
+    assert!(matches!(err, StoreError::Io { .. }), "{err:?}");
+}
