@@ -1,3 +1,14 @@
 //! Qiguan, the program: wires the Slint UI to the rules core and keeps the local history.
+//!
+//! [`init`] builds the window and returns the [`App`], so that tests can drive it with Slint's
+//! testing backend; [`run`] is what the `qiguan` binary calls.
+
+mod app;
+pub mod board_view;
+pub mod history_model;
+mod screens;
+pub mod settings;
 pub mod store;
-pub fn run() {}
+
+pub use app::{App, AppOptions, default_data_dir, init, run};
+pub use qiguan_ui as ui;

@@ -1,3 +1,5 @@
+//! The `qiguan` program.
+
 fn main() {
-    qiguan_app::run()
+    std::process::exit(qiguan_app::run());
 }

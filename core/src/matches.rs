@@ -235,10 +235,10 @@ impl<G: Rules> Match<G> {
         if self.outcome().is_some() {
             return Err(ActionError::GameOver);
         }
-        if let Actor::Seat(seat) = actor {
-            if seat.index() >= self.game.seat_count() {
-                return Err(ActionError::NoSuchSeat);
-            }
+        if let Actor::Seat(seat) = actor
+            && seat.index() >= self.game.seat_count()
+        {
+            return Err(ActionError::NoSuchSeat);
         }
         let mut told = match action {
             Action::Play(mv) => self.play(actor, mv)?,
@@ -277,11 +277,11 @@ impl<G: Rules> Match<G> {
             })
             .collect();
         // Moving on answers a standing offer from someone else with a no.
-        if let (Actor::Seat(seat), Some(offer)) = (actor, &self.draw) {
-            if offer.by != seat {
-                self.draw = None;
-                told.push(everyone(MatchEvent::DrawDeclined { seat }));
-            }
+        if let (Actor::Seat(seat), Some(offer)) = (actor, &self.draw)
+            && offer.by != seat
+        {
+            self.draw = None;
+            told.push(everyone(MatchEvent::DrawDeclined { seat }));
         }
         Ok(told)
     }

@@ -55,11 +55,10 @@ proptest! {
     #[test]
     fn a_record_replays_to_the_same_game(c in choices(), resign in any::<bool>()) {
         let mut game = random_game(&c);
-        if resign && game.outcome().is_none() {
-            if let ToAct::Seat(seat) = game.to_act() {
+        if resign && game.outcome().is_none()
+            && let ToAct::Seat(seat) = game.to_act() {
                 game.apply(Actor::Seat(seat), &Action::Resign).expect("resign");
             }
-        }
         let json = game.record().to_json();
         let record = Record::from_json(&json).expect("record parses");
         let replayed = Match::<Xiangqi>::from_record(&record).expect("record replays");

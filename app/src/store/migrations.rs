@@ -33,13 +33,14 @@ CREATE TABLE settings (
 );
 ";
 
-/// Version 2: each game's standing (status, result, reason, plies) kept beside it, so that
+/// Version 2: each game's standing (status, result, reason, plies, moves) kept beside it, so that
 /// history filters and sorts tens of thousands of games without replaying any.
 const V2: &str = "
 ALTER TABLE games ADD COLUMN status TEXT NOT NULL DEFAULT 'ongoing';
 ALTER TABLE games ADD COLUMN result TEXT;
 ALTER TABLE games ADD COLUMN reason TEXT;
 ALTER TABLE games ADD COLUMN plies INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN moves INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX games_by_updated ON games (updated_at DESC, id DESC);
 CREATE INDEX games_by_status ON games (status, updated_at DESC);
 ";
@@ -72,30 +73,24 @@ fn backfill_standings(tx: &rusqlite::Transaction<'_>) -> Result<(), StoreError> 
     let mut actions =
         tx.prepare("SELECT actor, action FROM actions WHERE game_id = ?1 ORDER BY ply")?;
     let mut update = tx.prepare(
-        "UPDATE games SET status = ?2, result = ?3, reason = ?4, plies = ?5 WHERE id = ?1",
+        "UPDATE games SET status = ?2, result = ?3, reason = ?4, plies = ?5, moves = ?6
+         WHERE id = ?1",
     )?;
     for (id, kind, options, setup) in games {
-        let entries: Vec<(String, String)> = actions
+        let rows: Vec<(String, String)> = actions
             .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
-        let plies = entries.len() as i64;
-        let Some(game) = replay_v1(&kind, &options, &setup, entries) else {
-            update.execute(params![
-                id,
-                "ongoing",
-                None::<String>,
-                None::<String>,
-                plies
-            ])?;
-            continue;
+        let standing = match replay_v1(&kind, &options, &setup, rows) {
+            Some(game) => Standing::of(&game),
+            None => continue,
         };
-        let standing = Standing::of(&game);
         update.execute(params![
             id,
             standing.status(),
             standing.result(),
             standing.outcome.as_ref().map(|o| o.reason.as_str()),
-            plies
+            standing.plies as i64,
+            standing.moves as i64,
         ])?;
     }
     Ok(())
@@ -105,9 +100,9 @@ fn replay_v1(
     kind: &str,
     options: &str,
     setup: &str,
-    entries: Vec<(String, String)>,
+    rows: Vec<(String, String)>,
 ) -> Option<AnyMatch> {
-    let actions = entries
+    let actions = rows
         .into_iter()
         .map(|(actor, action)| {
             Some(RecordEntry {

@@ -3,7 +3,9 @@
 
 mod migrations;
 
-use qiguan_core::{Actor, AnyMatch, GameKind, GameResult, Outcome, Record, RecordEntry, ToAct};
+use qiguan_core::{
+    Action, Actor, AnyMatch, GameKind, GameResult, Outcome, Record, RecordEntry, ToAct,
+};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -49,6 +51,8 @@ impl Mode {
 pub struct Standing {
     /// Number of actions recorded.
     pub plies: usize,
+    /// How many of them are moves on the board (not draw offers, resignations or dice).
+    pub moves: usize,
     /// The outcome, if the game is over.
     pub outcome: Option<Outcome>,
 }
@@ -56,12 +60,26 @@ pub struct Standing {
 impl Standing {
     /// Reads the standing off a match.
     pub fn of(game: &AnyMatch) -> Standing {
+        let outcome = match game.to_act() {
+            ToAct::Over(outcome) => Some(outcome),
+            _ => None,
+        };
+        Standing::new(&game.record().actions, outcome)
+    }
+
+    /// Returns the standing after these actions, with this outcome.
+    pub fn new(actions: &[RecordEntry], outcome: Option<Outcome>) -> Standing {
+        let moves = actions
+            .iter()
+            .filter(|e| {
+                matches!(e.by, Actor::Seat(_))
+                    && matches!(e.action.parse::<Action<String>>(), Ok(Action::Play(_)))
+            })
+            .count();
         Standing {
-            plies: game.version(),
-            outcome: match game.to_act() {
-                ToAct::Over(outcome) => Some(outcome),
-                _ => None,
-            },
+            plies: actions.len(),
+            moves,
+            outcome,
         }
     }
 
@@ -136,6 +154,8 @@ pub struct GameSummary {
     pub updated_at: i64,
     /// Actions recorded.
     pub plies: usize,
+    /// Moves on the board.
+    pub moves: usize,
     /// `win:0`, `win:1`, `draw`, or `None` while unfinished.
     pub result: Option<String>,
     /// The end reason's text name, when finished.
@@ -353,8 +373,8 @@ impl Store {
         let players = serde_json::to_string(&game.players).unwrap_or_else(|_| "[]".into());
         tx.execute(
             "INSERT INTO games (kind, mode, options, setup, players, created_at, updated_at,
-                                status, result, reason, plies)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10)",
+                                status, result, reason, plies, moves)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11)",
             params![
                 game.kind.as_str(),
                 game.mode.as_str(),
@@ -366,6 +386,7 @@ impl Store {
                 standing.result(),
                 standing.outcome.as_ref().map(|o| o.reason.as_str()),
                 standing.plies as i64,
+                standing.moves as i64,
             ],
         )?;
         let id = tx.last_insert_rowid();
@@ -445,8 +466,8 @@ impl Store {
                 |r| {
                     Ok((
                         summary_from_row(r)?,
-                        r.get::<_, String>(9)?,
                         r.get::<_, String>(10)?,
+                        r.get::<_, String>(11)?,
                     ))
                 },
             )
@@ -593,7 +614,7 @@ impl Store {
 }
 
 const SUMMARY_COLUMNS: &str =
-    "id, kind, mode, players, created_at, updated_at, plies, result, reason";
+    "id, kind, mode, players, created_at, updated_at, plies, result, reason, moves";
 
 type SummaryResult = Result<GameSummary, String>;
 
@@ -613,6 +634,7 @@ fn summary_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SummaryResult> {
         plies: r.get::<_, i64>(6)?.max(0) as usize,
         result: r.get(7)?,
         reason: r.get(8)?,
+        moves: r.get::<_, i64>(9)?.max(0) as usize,
     }))
 }
 
@@ -623,7 +645,8 @@ fn update_standing(
     now: i64,
 ) -> Result<(), StoreError> {
     let n = tx.execute(
-        "UPDATE games SET plies = ?2, status = ?3, result = ?4, reason = ?5, updated_at = ?6
+        "UPDATE games SET plies = ?2, status = ?3, result = ?4, reason = ?5, updated_at = ?6,
+                          moves = ?7
          WHERE id = ?1",
         params![
             id.0,
@@ -631,7 +654,8 @@ fn update_standing(
             standing.status(),
             standing.result(),
             standing.outcome.as_ref().map(|o| o.reason.as_str()),
-            now
+            now,
+            standing.moves as i64,
         ],
     )?;
     if n == 0 {

@@ -218,6 +218,11 @@ fn a_version_1_history_is_migrated_with_its_standings_filled_in() {
             (2, Some("win:0"), Some("resignation")),
         ]
     );
+    assert_eq!(
+        rows.iter().map(|r| r.moves).collect::<Vec<_>>(),
+        [5, 2, 1],
+        "the resignation is not a move"
+    );
     assert_eq!(rows[0].players, ["张三", "李四"]);
     assert_eq!(rows[2].mode, Mode::Imported);
     // Options written under version 1 still apply to the resumed game.

@@ -405,10 +405,10 @@ const fn build_palace_steps(color: Color, diagonal: bool) -> [Steps; POINTS] {
         if in_palace(color, sq) && (!diagonal || on_diagonal) {
             let mut i = 0;
             while i < 4 {
-                if let Some(to) = offset(sq, deltas[i].0, deltas[i].1) {
-                    if in_palace(color, to) {
-                        out[sq] = out[sq].push(to, to);
-                    }
+                if let Some(to) = offset(sq, deltas[i].0, deltas[i].1)
+                    && in_palace(color, to)
+                {
+                    out[sq] = out[sq].push(to, to);
                 }
                 i += 1;
             }
@@ -438,12 +438,11 @@ const fn build_elephant(color: Color) -> [Steps; POINTS] {
             let mut i = 0;
             while i < 4 {
                 let (df, dr) = deltas[i];
-                if let Some(to) = offset(sq, df, dr) {
-                    if color.own_half(to / FILES) {
-                        if let Some(eye) = offset(sq, df / 2, dr / 2) {
-                            out[sq] = out[sq].push(to, eye);
-                        }
-                    }
+                if let Some(to) = offset(sq, df, dr)
+                    && color.own_half(to / FILES)
+                    && let Some(eye) = offset(sq, df / 2, dr / 2)
+                {
+                    out[sq] = out[sq].push(to, eye);
                 }
                 i += 1;
             }

@@ -194,10 +194,10 @@ fn placement_problems(pos: &Position) -> Vec<String> {
         }
     }
     for sq in Square::all() {
-        if let Some(p) = pos.piece_at(sq) {
-            if !placement_ok(p, sq) {
-                problems.push(format!("`{}` cannot stand on {sq}", p.fen_char()));
-            }
+        if let Some(p) = pos.piece_at(sq)
+            && !placement_ok(p, sq)
+        {
+            problems.push(format!("`{}` cannot stand on {sq}", p.fen_char()));
         }
     }
     if problems.is_empty() && pos.in_check(pos.side.other()) {
@@ -226,7 +226,7 @@ fn placement_ok(p: Piece, sq: Square) -> bool {
         Kind::Elephant => {
             ELEPHANT[c.index()][i].len > 0 && own_rank % 2 == 0 && (sq.file() + own_rank) % 4 == 2
         }
-        Kind::Pawn => own_rank >= 5 || (own_rank >= 3 && sq.file() % 2 == 0),
+        Kind::Pawn => own_rank >= 5 || (own_rank >= 3 && sq.file().is_multiple_of(2)),
         Kind::Horse | Kind::Rook | Kind::Cannon => true,
     }
 }

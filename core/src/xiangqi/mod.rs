@@ -8,6 +8,7 @@ pub mod board;
 pub mod fen;
 mod movegen;
 pub mod notation;
+pub mod pgn;
 pub mod position;
 mod repetition;
 pub mod state;

@@ -111,7 +111,7 @@ pub(crate) fn judge_repetition(
     let first = occurrences[occurrences.len() - 3];
     let span = &history[first..now];
     let mover_of = |ply_index: usize| {
-        if ply_index % 2 == 0 {
+        if ply_index.is_multiple_of(2) {
             first_mover
         } else {
             first_mover.other()

@@ -1,0 +1,124 @@
+//! History: filter, search, delete, open, and import games.
+
+use super::{handler, handler0};
+use crate::app::Ctx;
+use crate::store::{GameId, HistoryFilter, Mode, NewGame, ResultFilter, Standing};
+use qiguan_core::xiangqi::XiangqiOptions;
+use qiguan_core::xiangqi::pgn::read_game;
+use qiguan_core::{AnyMatch, GameKind};
+use qiguan_ui::HistoryAdapter;
+use slint::{ComponentHandle, ModelRc};
+use std::rc::Rc;
+
+const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+
+pub fn connect(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let a = ui.global::<HistoryAdapter>();
+    a.set_rows(ModelRc::from(ctx.history.clone()));
+    a.on_filters_changed(handler0(ctx, refresh));
+    a.on_open(handler(ctx, |ctx, id: i32| open(ctx, GameId(id as i64))));
+    a.on_delete(handler(ctx, |ctx, id: i32| {
+        if let Err(e) = ctx.with_store(|store| store.delete(GameId(id as i64))) {
+            super::play::show_error(ctx, &e.to_string());
+        }
+        refresh(ctx);
+    }));
+    a.on_import(handler0(ctx, import));
+}
+
+/// Returns the filter the screen's controls describe, `now` being the current time.
+pub fn filter_of(a: &HistoryAdapter<'_>, now: i64) -> HistoryFilter {
+    HistoryFilter {
+        kind: (a.get_game_filter() == 1).then_some(GameKind::Xiangqi),
+        result: match a.get_result_filter() {
+            1 => Some(ResultFilter::Unfinished),
+            2 => Some(ResultFilter::WonBy(0)),
+            3 => Some(ResultFilter::WonBy(1)),
+            4 => Some(ResultFilter::Draw),
+            _ => None,
+        },
+        mode: match a.get_mode_filter() {
+            1 => Some(Mode::PassAndPlay),
+            2 => Some(Mode::Imported),
+            _ => None,
+        },
+        since: match a.get_date_filter() {
+            1 => Some(start_of_today(now)),
+            2 => Some(now - 7 * DAY_MS),
+            3 => Some(now - 30 * DAY_MS),
+            _ => None,
+        },
+        search: a.get_search().to_string(),
+    }
+}
+
+fn start_of_today(now: i64) -> i64 {
+    use chrono::{Local, TimeZone};
+    Local
+        .timestamp_millis_opt(now)
+        .single()
+        .and_then(|t| t.date_naive().and_hms_opt(0, 0, 0))
+        .and_then(|t| Local.from_local_datetime(&t).earliest())
+        .map_or(now - DAY_MS, |t| t.timestamp_millis())
+}
+
+/// Re-runs the query behind the list.
+pub fn refresh(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let a = ui.global::<HistoryAdapter>();
+    let filter = filter_of(&a, ctx.now());
+    match ctx.history.refresh(&filter) {
+        Ok(n) => a.set_total(n as i32),
+        Err(e) => super::play::show_error(ctx, &e.to_string()),
+    }
+}
+
+/// Opens a game: an unfinished pass-and-play game on the board, anything else in replay.
+fn open(ctx: &Rc<Ctx>, id: GameId) {
+    let summary = ctx.with_store(|store| store.summaries(&[id]));
+    match summary.as_deref() {
+        Ok([s]) if s.result.is_none() && s.mode == Mode::PassAndPlay => super::play::open(ctx, id),
+        Ok([_]) => super::replay::open(ctx, id, true),
+        Ok(_) => refresh(ctx),
+        Err(e) => super::play::show_error(ctx, &e.to_string()),
+    }
+}
+
+/// Reads the pasted PGN or FEN, stores it as an imported game and opens it in replay.
+fn import(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let a = ui.global::<HistoryAdapter>();
+    let text = a.get_import_text();
+    let parsed = read_game(&text).and_then(|game| {
+        let record = game.to_record(&XiangqiOptions::default())?;
+        Ok((game, record))
+    });
+    let (game, record) = match parsed {
+        Ok(ok) => ok,
+        Err(e) => {
+            a.set_import_error(e.to_string().into());
+            return;
+        }
+    };
+    let replayed = match AnyMatch::from_record(&record) {
+        Ok(m) => m,
+        Err(e) => {
+            a.set_import_error(e.to_string().into());
+            return;
+        }
+    };
+    let new = NewGame::from_match(&replayed, Mode::Imported, game.players().to_vec());
+    let standing = Standing::of(&replayed);
+    let now = ctx.now();
+    match ctx.with_store(|store| store.create_game_with(&new, &record.actions, &standing, now)) {
+        Ok(id) => {
+            a.set_import_error("".into());
+            a.set_import_text("".into());
+            a.set_show_import(false);
+            refresh(ctx);
+            super::replay::open(ctx, id, false);
+        }
+        Err(e) => a.set_import_error(e.to_string().into()),
+    }
+}

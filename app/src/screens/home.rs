@@ -1,0 +1,53 @@
+//! Home: games to start, unfinished games to continue.
+
+use super::{handler, handler0};
+use crate::app::Ctx;
+use crate::history_model::game_row;
+use crate::store::{GameId, StoredGame, replay};
+use qiguan_core::ToAct;
+use qiguan_ui::{GameRow, HomeAdapter, Screen};
+use slint::{ComponentHandle, ModelRc, VecModel};
+use std::rc::Rc;
+
+/// How many unfinished games home lists.
+const UNFINISHED_SHOWN: usize = 5;
+
+pub fn connect(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let home = ui.global::<HomeAdapter>();
+    home.on_new_game(handler(ctx, |ctx, kind: slint::SharedString| {
+        super::new_game::open(ctx, &kind);
+    }));
+    home.on_continue_game(handler(ctx, |ctx, id: i32| {
+        super::play::open(ctx, GameId(id as i64));
+    }));
+    home.on_history(handler0(ctx, |ctx| ctx.go(Screen::History)));
+    home.on_settings(handler0(ctx, |ctx| ctx.go(Screen::Settings)));
+    home.on_about(handler0(ctx, |ctx| ctx.go(Screen::About)));
+}
+
+/// Reloads the unfinished games.
+pub fn refresh(ctx: &Rc<Ctx>) {
+    let rows: Vec<GameRow> = ctx
+        .with_store(|store| {
+            let summaries = store.unfinished(UNFINISHED_SHOWN)?;
+            Ok(summaries
+                .iter()
+                .map(|s| {
+                    let to_move = store.load(s.id).ok().and_then(|g| seat_to_move(&g));
+                    game_row(s, to_move.unwrap_or(-1))
+                })
+                .collect())
+        })
+        .unwrap_or_default();
+    ctx.ui()
+        .global::<HomeAdapter>()
+        .set_unfinished(ModelRc::new(VecModel::from(rows)));
+}
+
+fn seat_to_move(game: &StoredGame) -> Option<i32> {
+    match replay(game).ok()?.to_act() {
+        ToAct::Seat(seat) => Some(seat.index() as i32),
+        _ => None,
+    }
+}

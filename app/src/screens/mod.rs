@@ -1,0 +1,58 @@
+//! One module per screen, each connecting its adapter global to the context in one place.
+
+pub mod about;
+pub mod failure;
+pub mod history;
+pub mod home;
+pub mod new_game;
+pub mod play;
+pub mod replay;
+pub mod settings;
+
+use crate::app::Ctx;
+use std::rc::{Rc, Weak};
+
+/// Connects every screen's callbacks.
+pub fn connect(ctx: &Rc<Ctx>) {
+    home::connect(ctx);
+    new_game::connect(ctx);
+    play::connect(ctx);
+    history::connect(ctx);
+    replay::connect(ctx);
+    settings::connect(ctx);
+    about::connect(ctx);
+    failure::connect(ctx);
+}
+
+/// Wraps a handler so that it holds the context weakly (the window owns the handlers, the
+/// context points back at the window). `handler0` for callbacks without arguments,
+/// `handler` for one, `handler2` for two.
+pub(crate) fn handler0(ctx: &Rc<Ctx>, f: impl Fn(&Rc<Ctx>) + 'static) -> impl Fn() + 'static {
+    let weak: Weak<Ctx> = Rc::downgrade(ctx);
+    move || {
+        if let Some(ctx) = weak.upgrade() {
+            f(&ctx);
+        }
+    }
+}
+
+pub(crate) fn handler<A>(ctx: &Rc<Ctx>, f: impl Fn(&Rc<Ctx>, A) + 'static) -> impl Fn(A) + 'static {
+    let weak: Weak<Ctx> = Rc::downgrade(ctx);
+    move |arg| {
+        if let Some(ctx) = weak.upgrade() {
+            f(&ctx, arg);
+        }
+    }
+}
+
+pub(crate) fn handler2<A, B>(
+    ctx: &Rc<Ctx>,
+    f: impl Fn(&Rc<Ctx>, A, B) + 'static,
+) -> impl Fn(A, B) + 'static {
+    let weak: Weak<Ctx> = Rc::downgrade(ctx);
+    move |a, b| {
+        if let Some(ctx) = weak.upgrade() {
+            f(&ctx, a, b);
+        }
+    }
+}

@@ -1,0 +1,385 @@
+//! The board screen: pass-and-play Xiangqi. Every action is stored before it is shown.
+
+use super::{handler, handler0, handler2};
+use crate::app::Ctx;
+use crate::board_view::{self, Marks, check_square, move_rows, notate, sync};
+use crate::settings::Orientation;
+use crate::store::{GameId, Standing, StoreError};
+use qiguan_core::xiangqi::{Color, Move, Square, Xiangqi, seat_of};
+use qiguan_core::{Action, Actor, GameResult, Match, Record, Seat, ToAct};
+use qiguan_ui::{BoardCell, MoveRow, Nav, PlayAdapter, Screen};
+use slint::{ComponentHandle, ModelRc, VecModel};
+use std::rc::Rc;
+
+/// A game on the board.
+pub struct PlaySession {
+    id: GameId,
+    game: Match<Xiangqi>,
+    players: [String; 2],
+    selected: Option<Square>,
+    pending: Option<Move>,
+    manual_flip: bool,
+    cells: Rc<VecModel<BoardCell>>,
+    moves: Rc<VecModel<MoveRow>>,
+}
+
+pub fn connect(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let a = ui.global::<PlayAdapter>();
+    a.on_cell_clicked(handler(ctx, |ctx, i: i32| cell_clicked(ctx, i)));
+    a.on_cell_dragged(handler2(ctx, |ctx, from: i32, to: i32| {
+        cell_dragged(ctx, from, to)
+    }));
+    a.on_undo(handler0(ctx, undo));
+    a.on_resign(handler0(ctx, |ctx| {
+        if let Some(seat) = seat_to_move(ctx) {
+            act(ctx, Actor::Seat(seat), Action::Resign);
+        }
+    }));
+    a.on_offer_draw(handler0(ctx, |ctx| {
+        if let Some(seat) = seat_to_move(ctx) {
+            act(ctx, Actor::Seat(seat), Action::OfferDraw);
+        }
+    }));
+    a.on_accept_draw(handler0(ctx, |ctx| answer_draw(ctx, Action::AcceptDraw)));
+    a.on_decline_draw(handler0(ctx, |ctx| answer_draw(ctx, Action::DeclineDraw)));
+    a.on_flip(handler0(ctx, |ctx| {
+        if let Some(s) = ctx.play.borrow_mut().as_mut() {
+            s.manual_flip = !s.manual_flip;
+        }
+        refresh(ctx);
+    }));
+    a.on_confirm_move(handler0(ctx, |ctx| {
+        let pending = ctx
+            .play
+            .borrow_mut()
+            .as_mut()
+            .and_then(|s| s.pending.take());
+        if let Some(m) = pending {
+            play_move(ctx, m);
+        }
+    }));
+    a.on_cancel_move(handler0(ctx, |ctx| {
+        if let Some(s) = ctx.play.borrow_mut().as_mut() {
+            s.pending = None;
+            s.selected = None;
+        }
+        refresh(ctx);
+    }));
+    a.on_review(handler0(ctx, |ctx| {
+        let id = ctx.play.borrow().as_ref().map(|s| s.id);
+        ctx.ui().global::<PlayAdapter>().set_show_end_dialog(false);
+        if let Some(id) = id {
+            super::replay::open(ctx, id, true);
+        }
+    }));
+    a.on_new_game(handler0(ctx, |ctx| {
+        ctx.ui().global::<PlayAdapter>().set_show_end_dialog(false);
+        ctx.reset_to(Screen::Home);
+        super::new_game::open(ctx, "xiangqi");
+    }));
+}
+
+/// Shows a problem over the current screen.
+pub fn show_error(ctx: &Rc<Ctx>, text: &str) {
+    ctx.ui().global::<Nav>().set_error(text.into());
+}
+
+/// Loads a stored game and puts it on the board.
+pub fn open(ctx: &Rc<Ctx>, id: GameId) {
+    match load(ctx, id) {
+        Ok(session) => {
+            *ctx.play.borrow_mut() = Some(session);
+            let ui = ctx.ui();
+            let a = ui.global::<PlayAdapter>();
+            a.set_show_end_dialog(false);
+            a.set_confirm_resign(false);
+            a.set_game_id(id.0 as i32);
+            refresh(ctx);
+            ctx.go(Screen::Play);
+        }
+        Err(e) => show_error(ctx, &e.to_string()),
+    }
+}
+
+fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<PlaySession, StoreError> {
+    let stored = ctx.with_store(|store| store.load(id))?;
+    let game: Match<Xiangqi> =
+        Match::from_record(&stored.record).map_err(|e| StoreError::BadRecord {
+            id,
+            detail: e.to_string(),
+        })?;
+    let name = |i: usize| stored.summary.players.get(i).cloned().unwrap_or_default();
+    Ok(PlaySession {
+        id,
+        game,
+        players: [name(0), name(1)],
+        selected: None,
+        pending: None,
+        manual_flip: false,
+        cells: Rc::new(VecModel::default()),
+        moves: Rc::new(VecModel::default()),
+    })
+}
+
+fn seat_to_move(ctx: &Rc<Ctx>) -> Option<Seat> {
+    match ctx.play.borrow().as_ref()?.game.to_act() {
+        ToAct::Seat(seat) => Some(seat),
+        _ => None,
+    }
+}
+
+fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
+    let Some(sq) = usize::try_from(index).ok().and_then(Square::from_index) else {
+        return;
+    };
+    let chosen = {
+        let mut guard = ctx.play.borrow_mut();
+        let Some(s) = guard.as_mut() else { return };
+        if s.game.outcome().is_some() || s.pending.is_some() {
+            return;
+        }
+        let pos = s.game.game().position();
+        let own = pos
+            .piece_at(sq)
+            .is_some_and(|p| p.color() == pos.side_to_move());
+        match s.selected {
+            Some(from) if from != sq && pos.is_legal(Move::new(from, sq)) => {
+                Some(Move::new(from, sq))
+            }
+            Some(from) if from == sq => {
+                s.selected = None;
+                None
+            }
+            _ => {
+                s.selected = own.then_some(sq);
+                None
+            }
+        }
+    };
+    match chosen {
+        Some(m) => choose_move(ctx, m),
+        None => refresh(ctx),
+    }
+}
+
+fn cell_dragged(ctx: &Rc<Ctx>, from: i32, to: i32) {
+    let square = |i: i32| usize::try_from(i).ok().and_then(Square::from_index);
+    let (Some(from), Some(to)) = (square(from), square(to)) else {
+        if let Some(s) = ctx.play.borrow_mut().as_mut() {
+            s.selected = None;
+        }
+        refresh(ctx);
+        return;
+    };
+    let legal = {
+        let mut guard = ctx.play.borrow_mut();
+        let Some(s) = guard.as_mut() else { return };
+        if s.game.outcome().is_some() || s.pending.is_some() {
+            return;
+        }
+        let legal = s.game.game().position().is_legal(Move::new(from, to));
+        if !legal {
+            let pos = s.game.game().position();
+            let own = pos
+                .piece_at(from)
+                .is_some_and(|p| p.color() == pos.side_to_move());
+            s.selected = own.then_some(from);
+        }
+        legal
+    };
+    if legal {
+        choose_move(ctx, Move::new(from, to));
+    } else {
+        refresh(ctx);
+    }
+}
+
+/// Plays a chosen move, or holds it for confirmation when the player asked for that.
+fn choose_move(ctx: &Rc<Ctx>, m: Move) {
+    if ctx.settings.borrow().confirm_moves {
+        if let Some(s) = ctx.play.borrow_mut().as_mut() {
+            s.pending = Some(m);
+            s.selected = Some(m.from);
+        }
+        refresh(ctx);
+    } else {
+        play_move(ctx, m);
+    }
+}
+
+fn play_move(ctx: &Rc<Ctx>, m: Move) {
+    let Some(seat) = seat_to_move(ctx) else {
+        return;
+    };
+    act(ctx, Actor::Seat(seat), Action::Play(m));
+}
+
+fn answer_draw(ctx: &Rc<Ctx>, answer: Action<Move>) {
+    let offerer = ctx
+        .play
+        .borrow()
+        .as_ref()
+        .and_then(|s| s.game.draw_offer().map(|o| o.by));
+    if let Some(by) = offerer {
+        let answerer = Seat::new(1 - by.index() as u8).unwrap_or(Seat::SECOND);
+        act(ctx, Actor::Seat(answerer), answer);
+    }
+}
+
+/// Applies an action to a copy of the match, writes it, and only then shows it.
+fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<Move>) {
+    let (id, next) = {
+        let guard = ctx.play.borrow();
+        let Some(s) = guard.as_ref() else { return };
+        let mut next = s.game.clone();
+        if let Err(e) = next.apply(actor, &action) {
+            drop(guard);
+            show_error(ctx, &e.to_string());
+            return;
+        }
+        (s.id, next)
+    };
+    let Some(entry) = next.actions().last().cloned() else {
+        return;
+    };
+    let standing = standing(&next);
+    let now = ctx.now();
+    let written =
+        ctx.with_store(|store| store.append_action(id, next.version() - 1, &entry, &standing, now));
+    if let Err(e) = written {
+        show_error(ctx, &e.to_string());
+        return;
+    }
+    let over = next.outcome().is_some();
+    if let Some(s) = ctx.play.borrow_mut().as_mut() {
+        s.game = next;
+        s.selected = None;
+        s.pending = None;
+    }
+    refresh(ctx);
+    if over {
+        ctx.ui().global::<PlayAdapter>().set_show_end_dialog(true);
+    }
+}
+
+fn standing(game: &Match<Xiangqi>) -> Standing {
+    Standing::new(game.actions(), game.outcome())
+}
+
+/// Takes back the last action (pass-and-play only: both players are at the table).
+fn undo(ctx: &Rc<Ctx>) {
+    let (id, record) = {
+        let guard = ctx.play.borrow();
+        let Some(s) = guard.as_ref() else { return };
+        let mut record: Record = s.game.record();
+        if record.actions.pop().is_none() {
+            return;
+        }
+        (s.id, record)
+    };
+    let previous: Match<Xiangqi> = match Match::from_record(&record) {
+        Ok(game) => game,
+        Err(e) => {
+            show_error(ctx, &e.to_string());
+            return;
+        }
+    };
+    let standing = standing(&previous);
+    let now = ctx.now();
+    let written = ctx.with_store(|store| store.truncate(id, record.actions.len(), &standing, now));
+    if let Err(e) = written {
+        show_error(ctx, &e.to_string());
+        return;
+    }
+    if let Some(s) = ctx.play.borrow_mut().as_mut() {
+        s.game = previous;
+        s.selected = None;
+        s.pending = None;
+    }
+    ctx.ui().global::<PlayAdapter>().set_show_end_dialog(false);
+    refresh(ctx);
+}
+
+/// Pushes the session's state to the screen.
+pub fn refresh(ctx: &Rc<Ctx>) {
+    let settings = *ctx.settings.borrow();
+    let guard = ctx.play.borrow();
+    let Some(s) = guard.as_ref() else { return };
+    let game = s.game.game();
+    let pos = game.position();
+    let targets: Vec<Square> = match s.selected {
+        Some(from) => pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.from == from)
+            .map(|m| m.to)
+            .collect(),
+        None => Vec::new(),
+    };
+    let moves: Vec<Move> = game.moves().collect();
+    let marks = Marks {
+        selected: s.selected,
+        targets: if s.pending.is_some() {
+            s.pending.iter().map(|m| m.to).collect()
+        } else {
+            targets
+        },
+        last: moves.last().copied(),
+        check: check_square(pos),
+    };
+    sync(&s.cells, board_view::cells(pos, &marks));
+    sync(
+        &s.moves,
+        move_rows(game.start_position(), &moves, settings.notation),
+    );
+
+    let to_move = match s.game.to_act() {
+        ToAct::Seat(seat) => seat.index() as i32,
+        _ => -1,
+    };
+    let base_flip = match settings.orientation {
+        Orientation::RedBottom => false,
+        Orientation::BlackBottom => true,
+        Orientation::SideToMove => pos.side_to_move() == Color::Black,
+    };
+    let outcome = s.game.outcome();
+    let side = Actor::Seat(seat_of(pos.side_to_move()));
+    let ui = ctx.ui();
+    let a = ui.global::<PlayAdapter>();
+    a.set_cells(ModelRc::from(s.cells.clone()));
+    a.set_moves(ModelRc::from(s.moves.clone()));
+    a.set_last_ply(moves.len() as i32 - 1);
+    a.set_flipped(base_flip != s.manual_flip);
+    a.set_red_name(s.players[0].clone().into());
+    a.set_black_name(s.players[1].clone().into());
+    a.set_to_move(to_move);
+    a.set_in_check(marks.check.is_some() && outcome.is_none());
+    a.set_can_undo(!s.game.actions().is_empty());
+    a.set_draw_offer_by(s.game.draw_offer().map_or(-1, |o| o.by.index() as i32));
+    a.set_can_offer_draw(s.game.legal_actions(side).contains(&Action::OfferDraw));
+    a.set_result(result_code(outcome.as_ref().map(|o| &o.result)).into());
+    a.set_reason(outcome.map(|o| o.reason.as_str()).unwrap_or("").into());
+    a.set_pending_move(
+        s.pending
+            .map(|m| notate(pos, m, settings.notation))
+            .unwrap_or_default()
+            .into(),
+    );
+}
+
+/// Returns `win:0`, `win:1`, `draw` or empty, the codes the .slint texts know.
+pub fn result_code(result: Option<&GameResult>) -> String {
+    match result {
+        None => String::new(),
+        Some(GameResult::Win { winners }) => winners
+            .first()
+            .map(|s| format!("win:{}", s.index()))
+            .unwrap_or_default(),
+        Some(GameResult::Draw) => "draw".into(),
+        Some(GameResult::Ranking { order }) => order
+            .first()
+            .map(|s| format!("win:{}", s.index()))
+            .unwrap_or_default(),
+    }
+}

@@ -1,0 +1,224 @@
+//! Replay: step through a stored game, continue from any position, export FEN and PGN.
+
+use super::{handler, handler0};
+use crate::app::Ctx;
+use crate::board_view::{self, Marks, check_square, move_rows, sync};
+use crate::history_model::format_date;
+use crate::settings::Orientation;
+use crate::store::{GameId, Mode, StoreError};
+use qiguan_core::xiangqi::pgn::{MoveFormat, write_pgn};
+use qiguan_core::xiangqi::{Move, Position, Xiangqi, XiangqiOptions, XiangqiSetup};
+use qiguan_core::{Match, Rules};
+use qiguan_ui::{BoardCell, MoveRow, ReplayAdapter, Screen};
+use slint::{ComponentHandle, ModelRc, VecModel};
+use std::path::PathBuf;
+use std::rc::Rc;
+
+/// A stored game being replayed.
+pub struct ReplaySession {
+    id: GameId,
+    game: Match<Xiangqi>,
+    moves: Vec<Move>,
+    players: [String; 2],
+    created_at: i64,
+    ply: usize,
+    manual_flip: bool,
+    cells: Rc<VecModel<BoardCell>>,
+    rows: Rc<VecModel<MoveRow>>,
+}
+
+impl ReplaySession {
+    /// Returns the position after `self.ply` moves.
+    fn position(&self) -> Position {
+        let mut pos = self.game.game().start_position().clone();
+        for &m in &self.moves[..self.ply] {
+            let _ = pos.play(m);
+        }
+        pos
+    }
+}
+
+pub fn connect(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let a = ui.global::<ReplayAdapter>();
+    a.on_go_to(handler(ctx, |ctx, ply: i32| {
+        if let Some(s) = ctx.replay.borrow_mut().as_mut() {
+            s.ply = (ply.max(0) as usize).min(s.moves.len());
+        }
+        refresh(ctx);
+    }));
+    a.on_flip(handler0(ctx, |ctx| {
+        if let Some(s) = ctx.replay.borrow_mut().as_mut() {
+            s.manual_flip = !s.manual_flip;
+        }
+        refresh(ctx);
+    }));
+    a.on_continue_here(handler0(ctx, continue_here));
+    a.on_export_changed(handler0(ctx, export));
+    a.on_save_export(handler0(ctx, save_export));
+}
+
+/// Opens a stored game in the replay screen, at the end or at the start.
+pub fn open(ctx: &Rc<Ctx>, id: GameId, at_end: bool) {
+    match load(ctx, id) {
+        Ok(mut session) => {
+            session.ply = if at_end { session.moves.len() } else { 0 };
+            *ctx.replay.borrow_mut() = Some(session);
+            let ui = ctx.ui();
+            let a = ui.global::<ReplayAdapter>();
+            a.set_autoplay(false);
+            a.set_show_export(false);
+            refresh(ctx);
+            ctx.go(Screen::Replay);
+        }
+        Err(e) => super::play::show_error(ctx, &e.to_string()),
+    }
+}
+
+fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<ReplaySession, StoreError> {
+    let stored = ctx.with_store(|store| store.load(id))?;
+    let game: Match<Xiangqi> =
+        Match::from_record(&stored.record).map_err(|e| StoreError::BadRecord {
+            id,
+            detail: e.to_string(),
+        })?;
+    let name = |i: usize| stored.summary.players.get(i).cloned().unwrap_or_default();
+    Ok(ReplaySession {
+        id,
+        moves: game.game().moves().collect(),
+        game,
+        players: [name(0), name(1)],
+        created_at: stored.summary.created_at,
+        ply: 0,
+        manual_flip: false,
+        cells: Rc::new(VecModel::default()),
+        rows: Rc::new(VecModel::default()),
+    })
+}
+
+/// Pushes the shown position to the screen.
+pub fn refresh(ctx: &Rc<Ctx>) {
+    let settings = *ctx.settings.borrow();
+    let guard = ctx.replay.borrow();
+    let Some(s) = guard.as_ref() else { return };
+    let pos = s.position();
+    let marks = Marks {
+        last: s.ply.checked_sub(1).map(|i| s.moves[i]),
+        check: check_square(&pos),
+        ..Marks::default()
+    };
+    sync(&s.cells, board_view::cells(&pos, &marks));
+    sync(
+        &s.rows,
+        move_rows(s.game.game().start_position(), &s.moves, settings.notation),
+    );
+    let base_flip = settings.orientation == Orientation::BlackBottom;
+    let outcome = s.game.outcome();
+    let players = match (&s.players[0], &s.players[1]) {
+        (a, b) if a.is_empty() && b.is_empty() => String::new(),
+        (a, b) => format!("{} – {}", or_unknown(a), or_unknown(b)),
+    };
+    let ui = ctx.ui();
+    let a = ui.global::<ReplayAdapter>();
+    a.set_cells(ModelRc::from(s.cells.clone()));
+    a.set_moves(ModelRc::from(s.rows.clone()));
+    a.set_flipped(base_flip != s.manual_flip);
+    a.set_ply(s.ply as i32);
+    a.set_total(s.moves.len() as i32);
+    a.set_game_id(s.id.0 as i32);
+    a.set_players(players.into());
+    a.set_result(super::play::result_code(outcome.as_ref().map(|o| &o.result)).into());
+    a.set_reason(outcome.map(|o| o.reason.as_str()).unwrap_or("").into());
+    drop(guard);
+    if a.get_show_export() {
+        export(ctx);
+    }
+}
+
+fn or_unknown(name: &str) -> &str {
+    if name.is_empty() { "?" } else { name }
+}
+
+/// Starts a new pass-and-play game from the shown position, under the same house rules.
+fn continue_here(ctx: &Rc<Ctx>) {
+    let started = {
+        let guard = ctx.replay.borrow();
+        let Some(s) = guard.as_ref() else { return };
+        let options: XiangqiOptions = s.game.game().options().clone();
+        let setup = XiangqiSetup {
+            fen: s.position().to_fen(),
+        };
+        Match::<Xiangqi>::new(&options, Some(&setup)).map(|game| (game, s.players.to_vec()))
+    };
+    ctx.ui().global::<ReplayAdapter>().set_autoplay(false);
+    match started {
+        Ok((game, players)) => super::new_game::start_match(ctx, game, players, Mode::PassAndPlay),
+        // A position with no legal move for the side to move, say: say so.
+        Err(e) => super::play::show_error(ctx, &e.to_string()),
+    }
+}
+
+/// Returns the export text for the chosen format, and a file name for it.
+fn export_text(s: &ReplaySession, format: i32) -> (String, String) {
+    match format {
+        0 => (
+            s.position().to_fen(),
+            format!("qiguan-{}-{}.fen", s.id.0, s.ply),
+        ),
+        _ => {
+            let date = format_date(s.created_at);
+            let date = date.get(..10).unwrap_or("????-??-??").replace('-', ".");
+            let tags = [
+                ("Event", format!("Qiguan game {}", s.id.0)),
+                ("Site", "Qiguan".to_owned()),
+                ("Date", date),
+                ("Round", "-".to_owned()),
+                ("White", or_unknown(&s.players[0]).to_owned()),
+                ("Black", or_unknown(&s.players[1]).to_owned()),
+            ];
+            let move_format = if format == 1 {
+                MoveFormat::Wxf
+            } else {
+                MoveFormat::Coordinates
+            };
+            (
+                write_pgn(&s.game, &tags, move_format),
+                format!("qiguan-{}.pgn", s.id.0),
+            )
+        }
+    }
+}
+
+fn export(ctx: &Rc<Ctx>) {
+    let guard = ctx.replay.borrow();
+    let Some(s) = guard.as_ref() else { return };
+    let ui = ctx.ui();
+    let a = ui.global::<ReplayAdapter>();
+    let (text, _) = export_text(s, a.get_export_format());
+    a.set_export_text(text.into());
+    a.set_export_note("".into());
+}
+
+/// Where exports go: the user's download folder, else the data directory.
+fn export_dir(ctx: &Ctx) -> PathBuf {
+    directories::UserDirs::new()
+        .and_then(|d| d.download_dir().map(|p| p.to_owned()))
+        .filter(|p| p.is_dir())
+        .unwrap_or_else(|| ctx.data_dir.join("exports"))
+}
+
+fn save_export(ctx: &Rc<Ctx>) {
+    let guard = ctx.replay.borrow();
+    let Some(s) = guard.as_ref() else { return };
+    let ui = ctx.ui();
+    let a = ui.global::<ReplayAdapter>();
+    let (text, name) = export_text(s, a.get_export_format());
+    let dir = export_dir(ctx);
+    let path = dir.join(name);
+    let written = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, text));
+    let note = match written {
+        Ok(()) => format!("✓ {}", path.display()),
+        Err(e) => format!("× {}: {e}", path.display()),
+    };
+    a.set_export_note(note.into());
+}

@@ -1,0 +1,70 @@
+//! Settings: language, notation, orientation, move confirmation; stored at once.
+
+use super::handler0;
+use crate::app::Ctx;
+use crate::settings::{Language, Notation, Orientation, Settings};
+use qiguan_ui::SettingsAdapter;
+use slint::ComponentHandle;
+use std::rc::Rc;
+
+pub fn connect(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    ui.global::<SettingsAdapter>()
+        .on_changed(handler0(ctx, changed));
+}
+
+/// Shows the current settings.
+pub fn refresh(ctx: &Rc<Ctx>) {
+    let s = *ctx.settings.borrow();
+    let ui = ctx.ui();
+    let adapter = ui.global::<SettingsAdapter>();
+    adapter.set_language(match s.language {
+        Language::Chinese => 0,
+        Language::English => 1,
+    });
+    adapter.set_notation(match s.notation {
+        Notation::Chinese => 0,
+        Notation::Wxf => 1,
+        Notation::Coordinates => 2,
+    });
+    adapter.set_orientation(match s.orientation {
+        Orientation::RedBottom => 0,
+        Orientation::BlackBottom => 1,
+        Orientation::SideToMove => 2,
+    });
+    adapter.set_confirm_moves(s.confirm_moves);
+}
+
+fn changed(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let adapter = ui.global::<SettingsAdapter>();
+    let s = Settings {
+        language: if adapter.get_language() == 0 {
+            Language::Chinese
+        } else {
+            Language::English
+        },
+        notation: match adapter.get_notation() {
+            1 => Notation::Wxf,
+            2 => Notation::Coordinates,
+            _ => Notation::Chinese,
+        },
+        orientation: match adapter.get_orientation() {
+            1 => Orientation::BlackBottom,
+            2 => Orientation::SideToMove,
+            _ => Orientation::RedBottom,
+        },
+        confirm_moves: adapter.get_confirm_moves(),
+    };
+    let old = ctx.settings.replace(s);
+    if old.language != s.language {
+        apply_language(&s);
+    }
+    // A preference that cannot be stored still applies for this run.
+    let _ = ctx.with_store(|store| s.save(store));
+}
+
+/// Switches the bundled translation.
+pub fn apply_language(settings: &Settings) {
+    let _ = slint::select_bundled_translation(settings.language_code());
+}

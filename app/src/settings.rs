@@ -1,0 +1,139 @@
+//! The player's preferences, kept in the store's settings table.
+
+use crate::store::{Store, StoreError};
+
+/// The interface language.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Language {
+    /// 中文 (simplified Chinese).
+    Chinese,
+    /// English (the texts as written in the .slint files).
+    English,
+}
+
+/// How moves are written in move lists.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Notation {
+    /// 炮二平五.
+    Chinese,
+    /// C2=5.
+    Wxf,
+    /// h3e3.
+    Coordinates,
+}
+
+/// Which side of the board is at the bottom.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Orientation {
+    /// Red at the bottom.
+    RedBottom,
+    /// Black at the bottom.
+    BlackBottom,
+    /// The side to move at the bottom: pass-and-play across a table.
+    SideToMove,
+}
+
+/// All preferences.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Settings {
+    /// Interface language.
+    pub language: Language,
+    /// Move notation.
+    pub notation: Notation,
+    /// Board orientation.
+    pub orientation: Orientation,
+    /// Ask before each move is played.
+    pub confirm_moves: bool,
+}
+
+impl Settings {
+    /// Returns the defaults: the system's language if it is Chinese, else English; Chinese
+    /// notation; Red at the bottom; no confirmation.
+    pub fn defaults(system_language: Language) -> Settings {
+        Settings {
+            language: system_language,
+            notation: Notation::Chinese,
+            orientation: Orientation::RedBottom,
+            confirm_moves: false,
+        }
+    }
+
+    /// Reads the stored preferences, falling back to `defaults` for any not stored or not
+    /// understood (a newer build's value, say).
+    pub fn load(store: &Store, defaults: Settings) -> Result<Settings, StoreError> {
+        let mut s = defaults;
+        if let Some(v) = store.setting("language")? {
+            s.language = match v.as_str() {
+                "zh" => Language::Chinese,
+                "en" => Language::English,
+                _ => s.language,
+            };
+        }
+        if let Some(v) = store.setting("notation")? {
+            s.notation = match v.as_str() {
+                "chinese" => Notation::Chinese,
+                "wxf" => Notation::Wxf,
+                "coordinates" => Notation::Coordinates,
+                _ => s.notation,
+            };
+        }
+        if let Some(v) = store.setting("orientation")? {
+            s.orientation = match v.as_str() {
+                "red-bottom" => Orientation::RedBottom,
+                "black-bottom" => Orientation::BlackBottom,
+                "side-to-move" => Orientation::SideToMove,
+                _ => s.orientation,
+            };
+        }
+        if let Some(v) = store.setting("confirm-moves")? {
+            s.confirm_moves = v == "true";
+        }
+        Ok(s)
+    }
+
+    /// Stores every preference.
+    pub fn save(&self, store: &mut Store) -> Result<(), StoreError> {
+        store.set_setting("language", self.language_code())?;
+        let notation = match self.notation {
+            Notation::Chinese => "chinese",
+            Notation::Wxf => "wxf",
+            Notation::Coordinates => "coordinates",
+        };
+        store.set_setting("notation", notation)?;
+        let orientation = match self.orientation {
+            Orientation::RedBottom => "red-bottom",
+            Orientation::BlackBottom => "black-bottom",
+            Orientation::SideToMove => "side-to-move",
+        };
+        store.set_setting("orientation", orientation)?;
+        store.set_setting(
+            "confirm-moves",
+            if self.confirm_moves { "true" } else { "false" },
+        )
+    }
+
+    /// Returns the bundled-translation code: `zh`, or `en` for the untranslated texts.
+    pub fn language_code(&self) -> &'static str {
+        match self.language {
+            Language::Chinese => "zh",
+            Language::English => "en",
+        }
+    }
+}
+
+/// Reads the system language from the usual environment variables.
+pub fn system_language() -> Language {
+    for var in ["LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"] {
+        if let Ok(value) = std::env::var(var) {
+            if value.is_empty() {
+                continue;
+            }
+            return if value.to_ascii_lowercase().starts_with("zh") {
+                Language::Chinese
+            } else {
+                Language::English
+            };
+        }
+    }
+    Language::English
+}

@@ -1,0 +1,219 @@
+//! The app driven through its UI with Slint's testing backend: elements are found by their
+//! accessible labels and pressed or clicked, as a player (or a screen reader) would.
+
+mod common;
+
+use common::{all, click, one, point, press, start, targets};
+use i_slint_backend_testing::mock_elapsed_time;
+use qiguan_app::settings::Language;
+use qiguan_app::ui::{Nav, PlayAdapter, ReplayAdapter, Screen};
+use slint::ComponentHandle;
+use slint::platform::PointerEventButton;
+use std::time::Duration;
+
+fn screen(app: &qiguan_app::App) -> Screen {
+    app.window().global::<Nav>().get_screen()
+}
+
+/// Moves by tapping the piece, then the destination.
+fn tap_move(app: &qiguan_app::App, from: &str, to: &str) {
+    click(app, from);
+    click(app, to);
+}
+
+#[test]
+fn select_move_undo_finish_then_find_the_game_in_history_and_replay_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    assert_eq!(screen(&app), Screen::Home);
+
+    press(&app, "New Xiangqi game");
+    assert_eq!(screen(&app), Screen::NewGame);
+    press(&app, "Start game");
+    assert_eq!(screen(&app), Screen::Play);
+    assert!(
+        point(&app, "h3").contains("red 炮"),
+        "{}",
+        point(&app, "h3")
+    );
+
+    // Pick up Red's right cannon: its twelve destinations light up, the capture on h10 too.
+    click(&app, "h3");
+    assert!(point(&app, "h3").contains("selected"));
+    assert_eq!(
+        targets(&app),
+        [
+            "c3", "d3", "e3", "f3", "g3", "h10", "h2", "h4", "h5", "h6", "h7", "i3"
+        ]
+    );
+    // A point the cannon cannot reach does nothing but drop the selection.
+    click(&app, "h9");
+    assert!(targets(&app).is_empty());
+
+    tap_move(&app, "h3", "e3");
+    assert!(point(&app, "e3").contains("red 炮"));
+    assert!(point(&app, "h3").is_empty());
+    assert_eq!(one(&app, "炮二平五").accessible_item_selected(), Some(true));
+    assert!(one(&app, "Black · to move").is_valid());
+
+    press(&app, "Undo");
+    assert!(point(&app, "h3").contains("red 炮"));
+    assert!(
+        all(&app, "炮二平五").is_empty(),
+        "the move is gone from the list"
+    );
+    assert!(one(&app, "Red · to move").is_valid());
+
+    // A five-ply mate; one move is dragged instead of tapped.
+    tap_move(&app, "b3", "b5");
+    tap_move(&app, "a7", "a6");
+    let destination = one(&app, "c5");
+    let corner = destination.absolute_position();
+    let size = destination.size();
+    let target =
+        slint::LogicalPosition::new(corner.x + size.width / 2.0, corner.y + size.height / 2.0);
+    one(&app, "b5").mock_drag(target, PointerEventButton::Left);
+    assert!(
+        point(&app, "c5").contains("red 炮"),
+        "the drag moved the cannon"
+    );
+    tap_move(&app, "f10", "e9");
+    tap_move(&app, "c5", "c10");
+
+    // The end-of-game dialog says who won and why.
+    assert!(one(&app, "Red won").is_valid());
+    assert!(one(&app, "Checkmate").is_valid());
+    press(&app, "Close");
+    assert!(all(&app, "Checkmate").len() <= 1);
+    // The board no longer takes moves.
+    click(&app, "e4");
+    assert!(targets(&app).is_empty());
+
+    press(&app, "Back");
+    assert_eq!(screen(&app), Screen::Home);
+    assert!(
+        all(&app, "Continue game 1").is_empty(),
+        "a finished game is not offered to continue"
+    );
+    press(&app, "History");
+    assert_eq!(screen(&app), Screen::History);
+    assert!(one(&app, "Games: 1").is_valid());
+    let row = one(&app, "Game 1");
+    assert!(
+        row.accessible_description()
+            .unwrap_or_default()
+            .contains("Red won"),
+        "{:?}",
+        row.accessible_description()
+    );
+    row.invoke_accessible_default_action();
+
+    // Replay opens at the end; step back to the start, forward, jump, autoplay.
+    assert_eq!(screen(&app), Screen::Replay);
+    let replay = app.window().global::<ReplayAdapter>();
+    assert_eq!((replay.get_ply(), replay.get_total()), (5, 5));
+    assert!(point(&app, "c10").contains("red 炮"));
+    press(&app, "Start");
+    assert_eq!(replay.get_ply(), 0);
+    assert!(point(&app, "b3").contains("red 炮"));
+    press(&app, "Next move");
+    assert!(point(&app, "b5").contains("red 炮"));
+    press(&app, "炮八平七");
+    assert_eq!(replay.get_ply(), 3);
+    assert!(point(&app, "c5").contains("red 炮"));
+    press(&app, "Previous move");
+    assert_eq!(replay.get_ply(), 2);
+    press(&app, "Autoplay");
+    // Timers are armed when the window next updates, as in the running app.
+    app.window().window().take_snapshot().unwrap();
+    mock_elapsed_time(Duration::from_millis(1000));
+    assert_eq!(replay.get_ply(), 3);
+    for _ in 0..3 {
+        mock_elapsed_time(Duration::from_millis(1000));
+    }
+    assert_eq!(replay.get_ply(), 5);
+    assert!(!replay.get_autoplay(), "autoplay stops at the end");
+    press(&app, "End");
+    assert_eq!(replay.get_ply(), 5);
+}
+
+#[test]
+fn continue_from_here_starts_a_new_game_from_the_shown_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (1280, 800));
+    press(&app, "New Xiangqi game");
+    press(&app, "Start game");
+    tap_move(&app, "h3", "e3");
+    tap_move(&app, "h10", "g8");
+    press(&app, "Resign");
+    // Resigning asks first.
+    press(&app, "Yes, resign");
+    assert!(one(&app, "Resignation").is_valid());
+    press(&app, "Review");
+    assert_eq!(screen(&app), Screen::Replay);
+    press(&app, "Previous move");
+    press(&app, "Continue from here");
+    assert_eq!(screen(&app), Screen::Play);
+    assert!(point(&app, "e3").contains("red 炮"));
+    assert!(
+        point(&app, "h10").contains("black 马"),
+        "the position after one move"
+    );
+    assert!(one(&app, "Black · to move").is_valid());
+    assert_eq!(app.window().global::<PlayAdapter>().get_game_id(), 2);
+}
+
+#[test]
+fn a_draw_offer_is_answered_by_the_other_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    press(&app, "New Xiangqi game");
+    press(&app, "Start game");
+    tap_move(&app, "h3", "e3");
+    press(&app, "Offer draw");
+    assert!(one(&app, "Black offers a draw").is_valid());
+    press(&app, "Decline");
+    assert!(all(&app, "Black offers a draw").is_empty());
+    // Black cannot offer again before moving; after Black moves, Red may offer.
+    assert_eq!(one(&app, "Offer draw").accessible_enabled(), Some(false));
+    tap_move(&app, "h10", "g8");
+    press(&app, "Offer draw");
+    assert!(one(&app, "Red offers a draw").is_valid());
+    press(&app, "Accept");
+    assert!(one(&app, "Draw agreed").is_valid());
+}
+
+#[test]
+fn confirm_moves_holds_a_move_until_confirmed() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    press(&app, "Settings");
+    press(&app, "Confirm each move");
+    press(&app, "WXF");
+    press(&app, "Back");
+    press(&app, "New Xiangqi game");
+    press(&app, "Start game");
+    tap_move(&app, "h3", "e3");
+    assert!(point(&app, "h3").contains("red 炮"), "not played yet");
+    assert!(one(&app, "Play C2=5?").is_valid());
+    press(&app, "Cancel");
+    assert!(point(&app, "h3").contains("red 炮"));
+    tap_move(&app, "h3", "e3");
+    press(&app, "Confirm");
+    assert!(point(&app, "e3").contains("red 炮"));
+    assert!(
+        one(&app, "C2=5").is_valid(),
+        "the list follows the notation setting"
+    );
+}
+
+#[test]
+fn the_interface_switches_to_chinese() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    press(&app, "Settings");
+    press(&app, "中文");
+    assert!(one(&app, "语言").is_valid());
+    press(&app, "返回");
+    assert!(one(&app, "新象棋对局").is_valid());
+}
