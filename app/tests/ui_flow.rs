@@ -135,6 +135,23 @@ fn select_move_undo_finish_then_find_the_game_in_history_and_replay_it() {
     assert!(!replay.get_autoplay(), "autoplay stops at the end");
     press(&app, "End");
     assert_eq!(replay.get_ply(), 5);
+
+    // Desktop keys step through the game too.
+    let key = |k: slint::platform::Key| {
+        let text: slint::SharedString = k.into();
+        let window = app.window().window();
+        window.dispatch_event(slint::platform::WindowEvent::KeyPressed { text: text.clone() });
+        window.dispatch_event(slint::platform::WindowEvent::KeyReleased { text });
+    };
+    key(slint::platform::Key::Home);
+    assert_eq!(replay.get_ply(), 0);
+    key(slint::platform::Key::RightArrow);
+    key(slint::platform::Key::RightArrow);
+    assert_eq!(replay.get_ply(), 2);
+    key(slint::platform::Key::LeftArrow);
+    assert_eq!(replay.get_ply(), 1);
+    key(slint::platform::Key::End);
+    assert_eq!(replay.get_ply(), 5);
 }
 
 #[test]

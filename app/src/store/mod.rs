@@ -369,7 +369,8 @@ impl Store {
         standing: &Standing,
         now: i64,
     ) -> Result<GameId, StoreError> {
-        let tx = self.conn.transaction()?;
+        // A savepoint, so that bulk loads may wrap many of these in one transaction.
+        let tx = self.conn.savepoint()?;
         let players = serde_json::to_string(&game.players).unwrap_or_else(|_| "[]".into());
         tx.execute(
             "INSERT INTO games (kind, mode, options, setup, players, created_at, updated_at,

@@ -313,3 +313,38 @@ fn a_directory_that_cannot_be_created_gives_an_io_error() {
     let err = Store::open_dir(&file.join("sub")).unwrap_err();
     assert!(matches!(err, StoreError::Io { .. }), "{err:?}");
 }
+
+#[test]
+fn a_bulk_load_stores_all_its_games_or_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open_dir(dir.path()).unwrap();
+    let mut game = start();
+    game.apply_text(Actor::Seat(Seat::FIRST), "h3e3").unwrap();
+    let new = new_game(["a", "b"]);
+    let actions = game.record().actions;
+    let standing = Standing::of(&game);
+    store
+        .in_transaction(|s| {
+            for i in 0..3 {
+                s.create_game_with(&new, &actions, &standing, i)?;
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(
+        store.history_ids(&HistoryFilter::default()).unwrap().len(),
+        3
+    );
+    assert_eq!(store.load(GameId(3)).unwrap().record.actions, actions);
+
+    let failed = store.in_transaction(|s| {
+        s.create_game_with(&new, &actions, &standing, 10)?;
+        Err::<(), _>(StoreError::Conflict("stop".into()))
+    });
+    assert!(failed.is_err());
+    assert_eq!(
+        store.history_ids(&HistoryFilter::default()).unwrap().len(),
+        3,
+        "rolled back"
+    );
+}

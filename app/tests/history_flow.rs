@@ -1,0 +1,151 @@
+//! History through the UI: import, filters, search, delete, export; and the screen shown when
+//! the database cannot be opened.
+
+mod common;
+
+use common::{all, one, point, press, start};
+use qiguan_app::settings::Language;
+use qiguan_app::ui::{HistoryAdapter, Nav, ReplayAdapter, Screen};
+use slint::ComponentHandle;
+
+const CHINESE_PGN: &str = "[Red \"胡荣华\"]\n[Black \"杨官璘\"]\n[Result \"0-1\"]\n\
+    1. 炮二平五 马８进７ 2. 马二进三 车９平８ 0-1";
+
+fn import(app: &qiguan_app::App, text: &str) {
+    let h = app.window().global::<HistoryAdapter>();
+    h.set_show_import(true);
+    h.set_import_text(text.into());
+    let buttons = all(app, "Import");
+    // The title bar's button opens the dialog; the dialog's own button is the last one.
+    buttons.last().unwrap().invoke_accessible_default_action();
+}
+
+#[test]
+fn imported_games_are_filtered_searched_exported_and_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (1280, 800));
+    press(&app, "History");
+    assert!(one(&app, "Games: 0").is_valid());
+    assert!(one(&app, "No games here yet.").is_valid());
+
+    // A bad paste says why and keeps the dialog open with the text.
+    import(&app, "1. C2=5 H8+7 2. C5+9");
+    let h = app.window().global::<HistoryAdapter>();
+    assert!(h.get_show_import());
+    assert!(
+        h.get_import_error().contains("move 3"),
+        "{}",
+        h.get_import_error()
+    );
+    assert_eq!(h.get_import_text(), "1. C2=5 H8+7 2. C5+9");
+
+    import(&app, CHINESE_PGN);
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Replay);
+    let replay = app.window().global::<ReplayAdapter>();
+    assert_eq!(
+        (replay.get_ply(), replay.get_total()),
+        (0, 4),
+        "an import opens at the start"
+    );
+    assert_eq!(replay.get_result(), "win:1");
+    press(&app, "End");
+    assert!(point(&app, "h10").contains("black 车"));
+
+    // Export: PGN in WXF carries the players and result.
+    press(&app, "Export");
+    press(&app, "PGN · WXF");
+    let text = replay.get_export_text().to_string();
+    assert!(
+        text.contains("[White \"胡荣华\"]") && text.contains("[Result \"0-1\"]"),
+        "{text}"
+    );
+    assert!(text.contains("1. C2=5 H8+7 2. H2+3 R9=8"), "{text}");
+    press(&app, "FEN");
+    assert_eq!(
+        replay.get_export_text(),
+        "rnbakabr1/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 4 3"
+    );
+    press(&app, "Close");
+    press(&app, "Back");
+
+    import(&app, "4k4/9/9/9/9/9/9/9/4A4/3AK3R w - - 0 1");
+    press(&app, "Back");
+    assert!(one(&app, "Games: 2").is_valid());
+
+    // Filters and search.
+    h.set_result_filter(3);
+    h.invoke_filters_changed();
+    assert!(one(&app, "Games: 1").is_valid(), "one Black win");
+    assert!(one(&app, "Game 1").is_valid());
+    h.set_result_filter(1);
+    h.invoke_filters_changed();
+    assert!(
+        one(&app, "Game 2").is_valid(),
+        "the FEN import is unfinished"
+    );
+    h.set_result_filter(0);
+    h.set_mode_filter(1);
+    h.invoke_filters_changed();
+    assert!(one(&app, "Games: 0").is_valid(), "no pass-and-play games");
+    h.set_mode_filter(0);
+    h.set_date_filter(1);
+    h.set_search("杨官".into());
+    h.invoke_filters_changed();
+    assert!(one(&app, "Games: 1").is_valid(), "played today, by 杨官璘");
+    h.set_search("nobody".into());
+    h.invoke_filters_changed();
+    assert!(one(&app, "Games: 0").is_valid());
+    h.set_search("".into());
+    h.set_date_filter(0);
+    h.invoke_filters_changed();
+
+    // Delete asks first.
+    press(&app, "Delete game 1");
+    assert!(one(&app, "Delete game 1?").is_valid());
+    press(&app, "Cancel");
+    assert!(one(&app, "Games: 2").is_valid());
+    press(&app, "Delete game 1");
+    press(&app, "Delete");
+    assert!(one(&app, "Games: 1").is_valid());
+    assert!(all(&app, "Game 1").is_empty());
+}
+
+#[test]
+fn a_damaged_database_shows_why_and_a_new_history_keeps_the_old_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("qiguan.sqlite");
+    let garbage = vec![0x42u8; 8192];
+    std::fs::write(&db, &garbage).unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Failure);
+    assert!(one(&app, "The game history cannot be opened").is_valid());
+    assert_eq!(std::fs::read(&db).unwrap(), garbage, "nothing written yet");
+
+    press(&app, "Start a new history");
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Home);
+    let kept: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("qiguan.sqlite.damaged-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "the damaged file is kept aside");
+    assert_eq!(std::fs::read(dir.path().join(&kept[0])).unwrap(), garbage);
+    press(&app, "New Xiangqi game");
+    press(&app, "Start game");
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Play);
+}
+
+#[test]
+fn a_database_from_a_newer_version_offers_no_fresh_start() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = qiguan_app::store::Store::open_dir(dir.path()).unwrap();
+        drop(store);
+        let conn = rusqlite::Connection::open(dir.path().join("qiguan.sqlite")).unwrap();
+        conn.pragma_update(None, "user_version", 99).unwrap();
+    }
+    let app = start(dir.path(), Language::English, (360, 780));
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Failure);
+    assert!(all(&app, "Start a new history").is_empty());
+    assert!(one(&app, "Quit").is_valid());
+}

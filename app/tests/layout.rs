@@ -1,0 +1,69 @@
+//! Every screen, at phone and desktop size and in both languages: nothing a player can read
+//! or press sticks out of the window sideways, and everything pressable is at least 44 px tall
+//! (the board's points excepted: nine columns on a 360 px phone leave 40 px, and the whole
+//! point is the touch area).
+
+mod common;
+
+use i_slint_backend_testing::{AccessibleRole, ElementQuery};
+use qiguan_app::settings::Language;
+
+fn is_board_point(label: &str) -> bool {
+    let b = label.as_bytes();
+    (2..=3).contains(&b.len()) && (b'a'..=b'i').contains(&b[0]) && label[1..].parse::<u8>().is_ok()
+}
+
+fn check(size: (u32, u32), language: Language) -> Vec<String> {
+    let mut problems = Vec::new();
+    common::tour(size, language, |app, screen| {
+        let elements = ElementQuery::from_root(app.window())
+            .match_descendants()
+            .find_all();
+        let mut seen = 0;
+        for e in elements {
+            let Some(role) = e.accessible_role() else {
+                continue;
+            };
+            if matches!(role, AccessibleRole::None) || e.computed_opacity() <= 0.0 {
+                continue;
+            }
+            let label = e.accessible_label().unwrap_or_default().to_string();
+            let (pos, sz) = (e.absolute_position(), e.size());
+            if sz.width <= 0.0 || sz.height <= 0.0 {
+                continue;
+            }
+            seen += 1;
+            if pos.x < -0.5 || pos.x + sz.width > size.0 as f32 + 0.5 {
+                problems.push(format!(
+                    "{screen} {size:?}: {role:?} {label:?} spans x {:.0}..{:.0}",
+                    pos.x,
+                    pos.x + sz.width
+                ));
+            }
+            let pressable = matches!(role, AccessibleRole::Button | AccessibleRole::Checkbox);
+            if pressable && sz.height < 43.5 && !is_board_point(&label) {
+                problems.push(format!(
+                    "{screen} {size:?}: {role:?} {label:?} is {:.0} px tall",
+                    sz.height
+                ));
+            }
+        }
+        if seen < 5 {
+            problems.push(format!("{screen} {size:?}: only {seen} elements found"));
+        }
+    });
+    problems
+}
+
+#[test]
+fn every_screen_fits_a_phone_in_both_languages() {
+    let mut problems = check((360, 780), Language::Chinese);
+    problems.extend(check((360, 780), Language::English));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_screen_fits_a_desktop_window() {
+    let problems = check((1280, 800), Language::English);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
