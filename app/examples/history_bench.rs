@@ -10,6 +10,7 @@
 //! one frame with Slint's software renderer at phone size. Each child reports its own time from
 //! `main` to the rendered frame and its resident memory (VmRSS, and the peak VmHWM) from
 //! /proc; the parent also times from spawning the process to that report.
+//! `-- --fill DIR [GAMES]` only fills DIR, to try the real app on a large history.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -26,9 +27,15 @@ use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("--measure") {
-        measure(&args[1]);
-        return;
+    match args.first().map(String::as_str) {
+        Some("--measure") => return measure(&args[1]),
+        // `--fill DIR [GAMES]`: leave a filled database behind, to try the real app on it.
+        Some("--fill") => {
+            let games = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(10_000);
+            let moves = fill(std::path::Path::new(&args[1]), games);
+            return println!("stored {games} games ({moves} moves) in {}", args[1]);
+        }
+        _ => {}
     }
     let games: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(10_000);
     let runs: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(5);

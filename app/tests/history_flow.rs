@@ -17,7 +17,10 @@ fn import(app: &qiguan_app::App, text: &str) {
     h.set_import_text(text.into());
     let buttons = all(app, "Import");
     // The title bar's button opens the dialog; the dialog's own button is the last one.
-    buttons.last().unwrap().invoke_accessible_default_action();
+    buttons
+        .last()
+        .expect("the dialog's button")
+        .invoke_accessible_default_action();
 }
 
 #[test]

@@ -5,13 +5,15 @@ use qiguan_core::xiangqi::{Move, Position, START_FEN, Xiangqi, XiangqiOptions};
 use qiguan_core::{AnyMatch, EndReason, GameResult, Match, Record};
 
 fn game(moves: &[&str]) -> Match<Xiangqi> {
-    let mut g: Match<Xiangqi> = Match::new(&XiangqiOptions::default(), None).unwrap();
+    let mut g: Match<Xiangqi> =
+        Match::new(&XiangqiOptions::default(), None).expect("the start position");
     for m in moves {
         let seat = match g.to_act() {
             qiguan_core::ToAct::Seat(s) => s,
             other => panic!("{other:?}"),
         };
-        g.apply_text(qiguan_core::Actor::Seat(seat), m).unwrap();
+        g.apply_text(qiguan_core::Actor::Seat(seat), m)
+            .expect("a legal move");
     }
     g
 }
