@@ -88,7 +88,7 @@ impl std::fmt::Debug for Ctx {
 }
 
 impl Ctx {
-    /// Runs `f` with the window (which exists for as long as the app does).
+    /// Returns the window (which exists for as long as the app does).
     pub(crate) fn ui(&self) -> AppWindow {
         // The window outlives every callback that reaches here.
         self.ui
@@ -269,4 +269,42 @@ pub(crate) fn set_aside(db: &Path, now: i64) -> std::io::Result<PathBuf> {
         }
     }
     Ok(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Result<AppOptions, Result<String, String>> {
+        AppOptions::from_args(list.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn the_data_directory_comes_from_the_command_line() {
+        let dir = args(&["--data-dir", "/tmp/q"]).unwrap().data_dir;
+        assert_eq!(dir, PathBuf::from("/tmp/q"));
+        let dir = args(&["--data-dir=/tmp/r"]).unwrap().data_dir;
+        assert_eq!(dir, PathBuf::from("/tmp/r"));
+    }
+
+    #[test]
+    fn help_version_and_mistakes_are_answered() {
+        assert!(matches!(args(&["--help"]), Err(Ok(t)) if t.contains("--data-dir")));
+        assert!(matches!(args(&["--version"]), Err(Ok(t)) if t.starts_with("qiguan ")));
+        assert!(matches!(args(&["--data-dir"]), Err(Err(_))));
+        assert!(matches!(args(&["--colour"]), Err(Err(t)) if t.contains("--colour")));
+    }
+
+    #[test]
+    fn a_damaged_file_is_renamed_aside_with_its_wal() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join(DB_FILE);
+        std::fs::write(&db, b"x").unwrap();
+        std::fs::write(dir.path().join("qiguan.sqlite-wal"), b"w").unwrap();
+        let kept = set_aside(&db, 42).unwrap();
+        assert_eq!(kept, dir.path().join("qiguan.sqlite.damaged-42"));
+        assert_eq!(std::fs::read(&kept).unwrap(), b"x");
+        assert!(dir.path().join("qiguan.sqlite.damaged-42-wal").exists());
+        assert!(!db.exists());
+    }
 }

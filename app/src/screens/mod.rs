@@ -10,7 +10,32 @@ pub mod replay;
 pub mod settings;
 
 use crate::app::Ctx;
+use crate::store::{GameId, StoreError};
+use qiguan_core::Match;
+use qiguan_core::xiangqi::Xiangqi;
 use std::rc::{Rc, Weak};
+
+/// A stored Xiangqi game, replayed: the match, its players' names and when it began.
+pub(crate) struct LoadedGame {
+    pub game: Match<Xiangqi>,
+    pub players: [String; 2],
+    pub created_at: i64,
+}
+
+/// Loads a stored game and replays it.
+pub(crate) fn load_xiangqi(ctx: &Rc<Ctx>, id: GameId) -> Result<LoadedGame, StoreError> {
+    let stored = ctx.with_store(|store| store.load(id))?;
+    let game = Match::from_record(&stored.record).map_err(|e| StoreError::BadRecord {
+        id,
+        detail: e.to_string(),
+    })?;
+    let name = |i: usize| stored.summary.players.get(i).cloned().unwrap_or_default();
+    Ok(LoadedGame {
+        game,
+        players: [name(0), name(1)],
+        created_at: stored.summary.created_at,
+    })
+}
 
 /// Connects every screen's callbacks.
 pub fn connect(ctx: &Rc<Ctx>) {

@@ -103,17 +103,11 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId) {
 }
 
 fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<PlaySession, StoreError> {
-    let stored = ctx.with_store(|store| store.load(id))?;
-    let game: Match<Xiangqi> =
-        Match::from_record(&stored.record).map_err(|e| StoreError::BadRecord {
-            id,
-            detail: e.to_string(),
-        })?;
-    let name = |i: usize| stored.summary.players.get(i).cloned().unwrap_or_default();
+    let loaded = super::load_xiangqi(ctx, id)?;
     Ok(PlaySession {
         id,
-        game,
-        players: [name(0), name(1)],
+        game: loaded.game,
+        players: loaded.players,
         selected: None,
         pending: None,
         manual_flip: false,

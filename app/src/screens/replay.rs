@@ -76,19 +76,13 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId, at_end: bool) {
 }
 
 fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<ReplaySession, StoreError> {
-    let stored = ctx.with_store(|store| store.load(id))?;
-    let game: Match<Xiangqi> =
-        Match::from_record(&stored.record).map_err(|e| StoreError::BadRecord {
-            id,
-            detail: e.to_string(),
-        })?;
-    let name = |i: usize| stored.summary.players.get(i).cloned().unwrap_or_default();
+    let loaded = super::load_xiangqi(ctx, id)?;
     Ok(ReplaySession {
         id,
-        moves: game.game().moves().collect(),
-        game,
-        players: [name(0), name(1)],
-        created_at: stored.summary.created_at,
+        moves: loaded.game.game().moves().collect(),
+        game: loaded.game,
+        players: loaded.players,
+        created_at: loaded.created_at,
         ply: 0,
         manual_flip: false,
         cells: Rc::new(VecModel::default()),

@@ -343,21 +343,7 @@ impl Store {
 
     /// Creates a game and returns its id.
     pub fn create_game(&mut self, game: &NewGame, now: i64) -> Result<GameId, StoreError> {
-        let players = serde_json::to_string(&game.players).unwrap_or_else(|_| "[]".into());
-        self.conn.execute(
-            "INSERT INTO games (kind, mode, options, setup, players, created_at, updated_at,
-                                status, plies)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, 'ongoing', 0)",
-            params![
-                game.kind.as_str(),
-                game.mode.as_str(),
-                game.options.to_string(),
-                game.setup.to_string(),
-                players,
-                now
-            ],
-        )?;
-        Ok(GameId(self.conn.last_insert_rowid()))
+        self.create_game_with(game, &[], &Standing::new(&[], None), now)
     }
 
     /// Creates a game with its actions already played (an import, or "continue from here"),
