@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 /// Something a seat (or the authority) does. Its text form is stable and is what records hold:
 /// a game move in that game's notation, or `resign`, `offer-draw`, `accept-draw`,
-/// `decline-draw`.
+/// `decline-draw`, `claim-timeout`.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Action<M> {
     /// A move of the game itself (including the authority's chance moves).
@@ -19,12 +19,16 @@ pub enum Action<M> {
     AcceptDraw,
     /// Decline the standing draw offer.
     DeclineDraw,
+    /// Claim the win because the seat to act let its deadline pass. Core keeps no clock: the
+    /// authority checks the deadline before applying it, and the record keeps the claim.
+    ClaimTimeout,
 }
 
 const RESIGN: &str = "resign";
 const OFFER_DRAW: &str = "offer-draw";
 const ACCEPT_DRAW: &str = "accept-draw";
 const DECLINE_DRAW: &str = "decline-draw";
+const CLAIM_TIMEOUT: &str = "claim-timeout";
 
 impl<M: Display> Display for Action<M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -34,6 +38,7 @@ impl<M: Display> Display for Action<M> {
             Action::OfferDraw => f.write_str(OFFER_DRAW),
             Action::AcceptDraw => f.write_str(ACCEPT_DRAW),
             Action::DeclineDraw => f.write_str(DECLINE_DRAW),
+            Action::ClaimTimeout => f.write_str(CLAIM_TIMEOUT),
         }
     }
 }
@@ -46,6 +51,7 @@ impl<M: FromStr> FromStr for Action<M> {
             OFFER_DRAW => Action::OfferDraw,
             ACCEPT_DRAW => Action::AcceptDraw,
             DECLINE_DRAW => Action::DeclineDraw,
+            CLAIM_TIMEOUT => Action::ClaimTimeout,
             other => Action::Play(other.parse()?),
         })
     }

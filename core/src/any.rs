@@ -1,6 +1,6 @@
 //! [`AnyMatch`]: one runtime type over every game, for the app and the server.
 
-use crate::game::{Actor, GameKind, SetupError, ToAct, Viewer};
+use crate::game::{Actor, GameKind, Rules, SetupError, ToAct, Viewer};
 use crate::matches::{ActionError, Match};
 use crate::record::{Record, RecordError};
 use crate::xiangqi::Xiangqi;
@@ -64,6 +64,11 @@ impl AnyMatch {
         match self {
             AnyMatch::Xiangqi(_) => GameKind::Xiangqi,
         }
+    }
+
+    /// Returns how many seats the game has.
+    pub fn seat_count(&self) -> usize {
+        each!(self, m => m.game().seat_count())
     }
 
     /// Returns how many actions have been applied.

@@ -48,6 +48,11 @@ pub enum MatchEvent<E> {
         /// Who.
         seat: Seat,
     },
+    /// A seat let its deadline pass and another claimed the win.
+    TimedOut {
+        /// Who ran out of time.
+        seat: Seat,
+    },
     /// A seat offered a draw.
     DrawOffered {
         /// Who.
@@ -87,6 +92,8 @@ pub enum ActionError {
     DrawAlreadyOffered,
     /// Only seats may resign or handle draws.
     NotASeat,
+    /// A timeout can be claimed only against one other seat that is to act.
+    NothingToClaim,
     /// The action's text could not be read, and why.
     Unreadable(String),
 }
@@ -102,6 +109,7 @@ impl ActionError {
             ActionError::NoDrawOffer => "no-draw-offer",
             ActionError::DrawAlreadyOffered => "draw-already-offered",
             ActionError::NotASeat => "not-a-seat",
+            ActionError::NothingToClaim => "nothing-to-claim",
             ActionError::Unreadable(_) => "unreadable-action",
         }
     }
@@ -117,6 +125,9 @@ impl fmt::Display for ActionError {
             ActionError::NoDrawOffer => f.write_str("there is no draw offer to answer"),
             ActionError::DrawAlreadyOffered => f.write_str("a draw has already been offered"),
             ActionError::NotASeat => f.write_str("only a player can do that"),
+            ActionError::NothingToClaim => {
+                f.write_str("a timeout can only be claimed against the seat to act")
+            }
             ActionError::Unreadable(why) => write!(f, "cannot read the action: {why}"),
         }
     }
@@ -246,6 +257,7 @@ impl<G: Rules> Match<G> {
             Action::OfferDraw => self.offer_draw(seat_of(actor)?)?,
             Action::AcceptDraw => self.accept_draw(seat_of(actor)?)?,
             Action::DeclineDraw => self.decline_draw(seat_of(actor)?)?,
+            Action::ClaimTimeout => self.claim_timeout(seat_of(actor)?)?,
         };
         self.actions.push(RecordEntry {
             by: actor,
@@ -290,6 +302,22 @@ impl<G: Rules> Match<G> {
         self.ended = Some(self.game.resignation(seat));
         self.draw = None;
         vec![everyone(MatchEvent::Resigned { seat })]
+    }
+
+    /// The seat to act timed out: it loses as if it resigned, with the reason `timeout`.
+    fn claim_timeout(
+        &mut self,
+        claimer: Seat,
+    ) -> Result<Vec<Told<MatchEvent<G::Event>>>, ActionError> {
+        let late = match self.game.to_act() {
+            ToAct::Seat(seat) if seat != claimer => seat,
+            _ => return Err(ActionError::NothingToClaim),
+        };
+        let mut outcome = self.game.resignation(late);
+        outcome.reason = EndReason::Timeout;
+        self.ended = Some(outcome);
+        self.draw = None;
+        Ok(vec![everyone(MatchEvent::TimedOut { seat: late })])
     }
 
     fn offer_draw(&mut self, seat: Seat) -> Result<Vec<Told<MatchEvent<G::Event>>>, ActionError> {

@@ -218,3 +218,32 @@ fn a_game_that_starts_over_says_so() {
     let game: Match<Xiangqi> = Match::new(&XiangqiOptions::default(), Some(&setup)).expect("valid");
     assert_eq!(game.outcome(), Some(Outcome::draw(EndReason::NoAttackers)));
 }
+
+#[test]
+fn a_timeout_is_claimed_against_the_seat_to_act_and_replays() {
+    let mut game: Match<Xiangqi> = Match::new(&XiangqiOptions::default(), None).unwrap();
+    let red = Actor::Seat(Seat::FIRST);
+    let black = Actor::Seat(Seat::SECOND);
+    game.apply_text(red, "h3e3").unwrap();
+    // Black is to act: Black cannot claim against itself; the authority is no seat.
+    assert_eq!(
+        game.apply_text(black, "claim-timeout").unwrap_err().code(),
+        "nothing-to-claim"
+    );
+    assert_eq!(
+        game.apply_text(Actor::Authority, "claim-timeout")
+            .unwrap_err()
+            .code(),
+        "not-a-seat"
+    );
+    game.apply_text(red, "claim-timeout").unwrap();
+    let outcome = game.outcome().unwrap();
+    assert_eq!(outcome.reason, EndReason::Timeout);
+    assert_eq!(outcome.winners(), [Seat::FIRST]);
+    let replayed: Match<Xiangqi> = Match::from_record(&game.record()).unwrap();
+    assert_eq!(replayed.outcome(), game.outcome());
+    assert!(
+        !game.legal_actions(red).contains(&Action::ClaimTimeout),
+        "core keeps no clock"
+    );
+}

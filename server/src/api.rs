@@ -1,0 +1,249 @@
+//! The HTTP API: routes, extractors that turn bad input into JSON errors, the body-size
+//! limit and the rate limits.
+
+use crate::error::ApiError;
+use crate::games::{CreateGame, Games, SubmitAction};
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Query, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::json;
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The largest request body accepted, in bytes.
+pub const BODY_LIMIT: usize = 16 * 1024;
+
+/// Shared state behind every handler.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    pub games: Arc<Games>,
+    pub limits: Arc<Limits>,
+}
+
+/// Builds the router. Tests drive it with `oneshot`; the binary serves it.
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/api/games", post(create))
+        .route("/api/join", post(join))
+        .route("/api/games/{id}", get(read))
+        .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/wait", get(wait))
+        .route("/api/my-games", post(mine))
+        .route("/openapi.json", get(openapi))
+        .route("/health", get(health))
+        .fallback(|| async { ApiError::not_found("no-route", "no such endpoint") })
+        .layer(middleware::from_fn_with_state(state.clone(), rate_limit))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(state)
+}
+
+/// JSON bodies whose errors are JSON too.
+#[derive(Debug)]
+pub struct Body<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(v)) => Ok(Body(v)),
+            Err(rejection) => Err(json_error(&rejection)),
+        }
+    }
+}
+
+fn json_error(rejection: &JsonRejection) -> ApiError {
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            ..ApiError::bad_request("too-large", "the request body is too large")
+        }
+    } else {
+        ApiError::bad_request("bad-json", &rejection.body_text())
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+}
+
+async fn create(
+    State(s): State<AppState>,
+    Body(req): Body<CreateGame>,
+) -> Result<Response, ApiError> {
+    let created = s.games.create(req).await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+#[derive(Deserialize)]
+struct JoinRequest {
+    invite_code: String,
+}
+
+async fn join(
+    State(s): State<AppState>,
+    Body(req): Body<JoinRequest>,
+) -> Result<Response, ApiError> {
+    if req.invite_code.len() > 64 {
+        return Err(ApiError::not_found("unknown-invite", "no such invite code"));
+    }
+    Ok(Json(s.games.join(&req.invite_code).await?).into_response())
+}
+
+async fn read(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let (gid, seat) = s.games.authorize(bearer(&headers), Some(&id))?;
+    Ok(Json(s.games.view(&gid, seat).await?).into_response())
+}
+
+async fn act(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(req): Body<SubmitAction>,
+) -> Result<Response, ApiError> {
+    let (gid, seat) = s.games.authorize(bearer(&headers), Some(&id))?;
+    Ok(Json(s.games.act(&gid, seat, req).await?).into_response())
+}
+
+#[derive(Deserialize)]
+struct WaitQuery {
+    after: usize,
+    /// Seconds, at most 30 (the default).
+    timeout: Option<u64>,
+}
+
+async fn wait(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    query: Result<Query<WaitQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::bad_request("bad-query", &e.body_text()))?;
+    let (gid, seat) = s.games.authorize(bearer(&headers), Some(&id))?;
+    let timeout = Duration::from_secs(q.timeout.unwrap_or(30).min(30));
+    Ok(Json(s.games.wait(&gid, seat, q.after, timeout).await?).into_response())
+}
+
+#[derive(Deserialize)]
+struct MineRequest {
+    tokens: Vec<String>,
+}
+
+async fn mine(
+    State(s): State<AppState>,
+    Body(req): Body<MineRequest>,
+) -> Result<Response, ApiError> {
+    if req.tokens.len() > 200 {
+        return Err(ApiError::invalid(
+            "too-many-tokens",
+            "send at most 200 tokens",
+        ));
+    }
+    let games = s.games.mine(&req.tokens).await?;
+    Ok(Json(json!({ "games": games })).into_response())
+}
+
+async fn openapi() -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        include_str!("../openapi.json"),
+    )
+        .into_response()
+}
+
+async fn health() -> Response {
+    Json(json!({ "ok": true, "version": env!("CARGO_PKG_VERSION") })).into_response()
+}
+
+/// Token buckets per client address and per seat token.
+#[derive(Debug)]
+pub struct Limits {
+    per_ip: Bucket,
+    per_token: Bucket,
+}
+
+impl Limits {
+    /// `ip_rate` and `token_rate` are sustained requests per second; bursts of 4 seconds' worth
+    /// are allowed. A rate of 0 switches that limit off.
+    pub fn new(ip_rate: f64, token_rate: f64) -> Limits {
+        Limits {
+            per_ip: Bucket::new(ip_rate),
+            per_token: Bucket::new(token_rate),
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Bucket {
+    rate: f64,
+    burst: f64,
+    seen: Mutex<HashMap<Vec<u8>, (f64, Instant)>>,
+}
+
+impl Bucket {
+    fn new(rate: f64) -> Self {
+        Bucket {
+            rate,
+            burst: (rate * 4.0).max(1.0),
+            seen: Mutex::default(),
+        }
+    }
+
+    /// Takes one request from `key`'s bucket; false when it is empty.
+    fn take(&self, key: &[u8]) -> bool {
+        if self.rate <= 0.0 {
+            return true;
+        }
+        let now = Instant::now();
+        let Ok(mut seen) = self.seen.lock() else {
+            return true;
+        };
+        if seen.len() > 100_000 {
+            // Forget clients that have been quiet long enough to have a full bucket again.
+            let full_after = Duration::from_secs_f64(self.burst / self.rate);
+            seen.retain(|_, (_, t)| now.duration_since(*t) < full_after);
+        }
+        let (tokens, last) = seen.entry(key.to_vec()).or_insert((self.burst, now));
+        *tokens = (*tokens + now.duration_since(*last).as_secs_f64() * self.rate).min(self.burst);
+        *last = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+async fn rate_limit(State(s): State<AppState>, req: Request, next: Next) -> Response {
+    let ip = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |c| c.0.ip());
+    let ip_key = ip.to_string().into_bytes();
+    if !s.limits.per_ip.take(&ip_key) {
+        return ApiError::too_many().into_response();
+    }
+    if let Some(token) = bearer(req.headers()) {
+        let key = crate::auth::hash(token);
+        if !s.limits.per_token.take(&key) {
+            return ApiError::too_many().into_response();
+        }
+    }
+    next.run(req).await
+}

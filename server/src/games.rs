@@ -1,0 +1,605 @@
+//! The games the server referees: held in memory, written through the group-committing writer
+//! before any change is visible or acknowledged. Every rule question goes to core.
+
+use crate::auth::{self, Hash};
+use crate::error::ApiError;
+use crate::store::{StoredGame, StoredInvite, Write, Writer};
+use qiguan_core::{Actor, AnyMatch, GameKind, Record, RecordEntry, Seat, ToAct, Viewer};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// Milliseconds in a day.
+pub const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+/// The longest a long poll waits.
+pub const MAX_WAIT: Duration = Duration::from_secs(30);
+
+/// The time now, Unix milliseconds; replaceable in tests.
+pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
+
+/// Returns the system clock.
+pub fn system_clock() -> Clock {
+    Arc::new(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64)
+    })
+}
+
+struct GameState {
+    id: String,
+    game: AnyMatch,
+    seats: Vec<Option<Hash>>,
+    days_per_move: i64,
+    deadline: Option<i64>,
+    client_ids: HashMap<String, usize>,
+}
+
+struct Slot {
+    state: tokio::sync::Mutex<GameState>,
+    version: watch::Sender<usize>,
+}
+
+#[derive(Clone, Copy)]
+struct Invite {
+    seat: u8,
+    used: bool,
+}
+
+/// All games, tokens and invites.
+pub struct Games {
+    games: RwLock<HashMap<String, Arc<Slot>>>,
+    tokens: RwLock<HashMap<Hash, (String, u8)>>,
+    invites: Mutex<HashMap<Hash, (String, Invite)>>,
+    writer: Writer,
+    clock: Clock,
+}
+
+impl std::fmt::Debug for Games {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.games.read().map_or(0, |g| g.len());
+        write!(f, "Games({n})")
+    }
+}
+
+/// A request to create a game.
+#[derive(Debug, Deserialize)]
+pub struct CreateGame {
+    /// The game (`xiangqi`).
+    pub game: GameKind,
+    /// House rules, as the game defines them (`null` for the defaults).
+    #[serde(default)]
+    pub options: serde_json::Value,
+    /// The creator's seat (0 is Red in Xiangqi).
+    #[serde(default)]
+    pub seat: u8,
+    /// Days each move may take, 1 to 14.
+    pub days_per_move: i64,
+}
+
+/// The answer to a created game.
+#[derive(Debug, Serialize)]
+pub struct Created {
+    pub game_id: String,
+    pub seat: u8,
+    pub token: String,
+    /// The invite for the (first) other seat: give it to the opponent.
+    pub invite_code: String,
+    /// Every open seat's invite (more than one in games for more than two).
+    pub invites: Vec<SeatInvite>,
+}
+
+/// One seat's invite code.
+#[derive(Debug, Serialize)]
+pub struct SeatInvite {
+    pub seat: u8,
+    pub code: String,
+}
+
+/// The answer to a join.
+#[derive(Debug, Serialize)]
+pub struct Joined {
+    pub game_id: String,
+    pub seat: u8,
+    pub token: String,
+}
+
+/// An action submitted by a seat.
+#[derive(Debug, Deserialize)]
+pub struct SubmitAction {
+    /// The version the client saw; a different current version is refused as stale.
+    pub expected_version: usize,
+    /// The client's id for this action: sending it again returns the first result.
+    pub client_action_id: String,
+    /// The action's text: a move in the game's notation, or resign, offer-draw, …
+    pub action: String,
+}
+
+/// A game as one seat sees it.
+#[derive(Debug, Serialize)]
+pub struct SeatView {
+    pub game_id: String,
+    pub game: GameKind,
+    pub seat: u8,
+    /// Which seats have a player.
+    pub seats_filled: Vec<bool>,
+    /// Actions so far.
+    pub version: usize,
+    /// Whether this seat must act now.
+    pub your_turn: bool,
+    /// Who must act, or the outcome.
+    pub to_act: ToAct,
+    /// The seat's view of the match (never the full state).
+    pub view: serde_json::Value,
+    /// The actions this seat may take now.
+    pub legal_actions: Vec<String>,
+    /// When the seat to act must have acted, Unix ms; none while waiting or over.
+    pub deadline: Option<i64>,
+    pub days_per_move: i64,
+    /// For a submitted action: the version it produced (also when it was a repeat).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub applied_version: Option<usize>,
+}
+
+impl GameState {
+    fn full(&self) -> bool {
+        self.seats.iter().all(Option::is_some)
+    }
+
+    fn seat_view(&self, seat: u8) -> SeatView {
+        let viewer = Seat::new(seat).map_or(Viewer::Spectator, Viewer::Seat);
+        let to_act = self.game.to_act();
+        let actor = Seat::new(seat).map(Actor::Seat);
+        SeatView {
+            game_id: self.id.clone(),
+            game: self.game.kind(),
+            seat,
+            seats_filled: self.seats.iter().map(Option::is_some).collect(),
+            version: self.game.version(),
+            your_turn: self.full() && actor.is_some_and(|a| to_act.includes(a)),
+            to_act,
+            view: self.game.view_json(viewer),
+            legal_actions: match actor {
+                Some(a) if self.full() => self.game.legal_actions(a),
+                _ => Vec::new(),
+            },
+            deadline: self.deadline,
+            days_per_move: self.days_per_move,
+            applied_version: None,
+        }
+    }
+}
+
+fn actor_text(actor: Actor) -> String {
+    match actor {
+        Actor::Seat(s) => s.index().to_string(),
+        Actor::Authority => "authority".into(),
+    }
+}
+
+fn parse_actor(text: &str) -> Option<Actor> {
+    if text == "authority" {
+        return Some(Actor::Authority);
+    }
+    Seat::new(text.parse().ok()?).map(Actor::Seat)
+}
+
+impl Games {
+    /// Builds the registry from what the store holds.
+    pub fn load(
+        stored: Vec<StoredGame>,
+        invites: Vec<StoredInvite>,
+        writer: Writer,
+        clock: Clock,
+    ) -> Result<Games, String> {
+        let mut games = HashMap::new();
+        let mut tokens = HashMap::new();
+        for g in stored {
+            let kind: GameKind = serde_json::from_value(serde_json::Value::String(g.kind.clone()))
+                .map_err(|_| format!("game {}: unknown game {:?}", g.id, g.kind))?;
+            let mut client_ids = HashMap::new();
+            let mut actions = Vec::new();
+            for (ply, (actor, action, client_id, _at)) in g.actions.into_iter().enumerate() {
+                let by = parse_actor(&actor).ok_or_else(|| format!("game {}: bad actor", g.id))?;
+                if let Some(id) = client_id {
+                    client_ids.insert(id, ply);
+                }
+                actions.push(RecordEntry { by, action });
+            }
+            let record = Record {
+                format: qiguan_core::RECORD_FORMAT,
+                game: kind,
+                options: serde_json::from_str(&g.options).map_err(|e| e.to_string())?,
+                setup: serde_json::from_str(&g.setup).map_err(|e| e.to_string())?,
+                actions,
+            };
+            let game = AnyMatch::from_record(&record).map_err(|e| format!("game {}: {e}", g.id))?;
+            let mut seats = vec![None; seat_count(&game)];
+            for (seat, hash) in g.seats {
+                if let Some(slot) = seats.get_mut(seat as usize) {
+                    *slot = Some(hash);
+                    tokens.insert(hash, (g.id.clone(), seat));
+                }
+            }
+            let version = game.version();
+            let state = GameState {
+                id: g.id.clone(),
+                game,
+                seats,
+                days_per_move: g.days_per_move,
+                deadline: g.deadline,
+                client_ids,
+            };
+            let slot = Slot {
+                state: tokio::sync::Mutex::new(state),
+                version: watch::channel(version).0,
+            };
+            games.insert(g.id, Arc::new(slot));
+        }
+        let invites = invites
+            .into_iter()
+            .map(|i| {
+                let invite = Invite {
+                    seat: i.seat,
+                    used: i.used,
+                };
+                (i.code_hash, (i.game_id, invite))
+            })
+            .collect();
+        Ok(Games {
+            games: RwLock::new(games),
+            tokens: RwLock::new(tokens),
+            invites: Mutex::new(invites),
+            writer,
+            clock,
+        })
+    }
+
+    fn now(&self) -> i64 {
+        (self.clock)()
+    }
+
+    fn slot(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+        self.games
+            .read()
+            .map_err(|_| ApiError::internal())?
+            .get(id)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found("unknown-game", "no such game"))
+    }
+
+    /// Creates a game with the creator in `seat` and invites for the other seats.
+    pub async fn create(&self, req: CreateGame) -> Result<Created, ApiError> {
+        if !(1..=14).contains(&req.days_per_move) {
+            return Err(ApiError::invalid(
+                "bad-days",
+                "days_per_move must be 1 to 14",
+            ));
+        }
+        let game = AnyMatch::new(req.game, &req.options, &serde_json::Value::Null)
+            .map_err(|e| ApiError::invalid("bad-options", &e.to_string()))?;
+        let count = seat_count(&game);
+        if req.seat as usize >= count {
+            return Err(ApiError::invalid("bad-seat", "no such seat in this game"));
+        }
+        let record = game.record();
+        let id = auth::new_game_id();
+        let token = auth::new_token();
+        let now = self.now();
+        let mut writes = vec![
+            Write::Game {
+                id: id.clone(),
+                kind: req.game.as_str().into(),
+                options: record.options.to_string(),
+                setup: record.setup.to_string(),
+                days_per_move: req.days_per_move,
+                created_at: now,
+            },
+            Write::Seat {
+                game_id: id.clone(),
+                seat: req.seat,
+                token_hash: auth::hash(&token),
+                at: now,
+            },
+        ];
+        let mut invites = Vec::new();
+        for seat in (0..count as u8).filter(|&s| s != req.seat) {
+            let code = auth::new_invite_code();
+            writes.push(Write::Invite {
+                code_hash: auth::hash(&auth::normalize_code(&code)),
+                game_id: id.clone(),
+                seat,
+            });
+            invites.push(SeatInvite { seat, code });
+        }
+        self.writer.write(writes).await.map_err(ApiError::storage)?;
+
+        let mut seats = vec![None; count];
+        seats[req.seat as usize] = Some(auth::hash(&token));
+        let state = GameState {
+            id: id.clone(),
+            game,
+            seats,
+            days_per_move: req.days_per_move,
+            deadline: None,
+            client_ids: HashMap::new(),
+        };
+        let slot = Arc::new(Slot {
+            state: tokio::sync::Mutex::new(state),
+            version: watch::channel(0).0,
+        });
+        self.games
+            .write()
+            .map_err(|_| ApiError::internal())?
+            .insert(id.clone(), slot);
+        self.tokens
+            .write()
+            .map_err(|_| ApiError::internal())?
+            .insert(auth::hash(&token), (id.clone(), req.seat));
+        {
+            let mut map = self.invites.lock().map_err(|_| ApiError::internal())?;
+            for i in &invites {
+                let invite = Invite {
+                    seat: i.seat,
+                    used: false,
+                };
+                map.insert(
+                    auth::hash(&auth::normalize_code(&i.code)),
+                    (id.clone(), invite),
+                );
+            }
+        }
+        Ok(Created {
+            game_id: id,
+            seat: req.seat,
+            token,
+            invite_code: invites.first().map(|i| i.code.clone()).unwrap_or_default(),
+            invites,
+        })
+    }
+
+    /// Takes the seat an invite code is for, once.
+    pub async fn join(&self, code: &str) -> Result<Joined, ApiError> {
+        let code_hash = auth::hash(&auth::normalize_code(code));
+        // Claim the invite before writing, so that two joins with one code cannot both win.
+        let (game_id, seat) = {
+            let mut map = self.invites.lock().map_err(|_| ApiError::internal())?;
+            match map.get_mut(&code_hash) {
+                None => return Err(ApiError::not_found("unknown-invite", "no such invite code")),
+                Some((_, invite)) if invite.used => {
+                    return Err(ApiError::gone("invite-used", "this invite has been used"));
+                }
+                Some((game_id, invite)) => {
+                    invite.used = true;
+                    (game_id.clone(), invite.seat)
+                }
+            }
+        };
+        let result = self.take_seat(&game_id, seat, code_hash).await;
+        if result.is_err()
+            && let Ok(mut map) = self.invites.lock()
+            && let Some((_, invite)) = map.get_mut(&code_hash)
+        {
+            invite.used = false;
+        }
+        result
+    }
+
+    async fn take_seat(
+        &self,
+        game_id: &str,
+        seat: u8,
+        code_hash: Hash,
+    ) -> Result<Joined, ApiError> {
+        let slot = self.slot(game_id)?;
+        let mut state = slot.state.lock().await;
+        let token = auth::new_token();
+        let token_hash = auth::hash(&token);
+        let now = self.now();
+        let mut seats = state.seats.clone();
+        seats[seat as usize] = Some(token_hash);
+        let full = seats.iter().all(Option::is_some);
+        let deadline =
+            (full && state.game.outcome_is_none()).then(|| now + state.days_per_move * DAY_MS);
+        let mut writes = vec![
+            Write::UseInvite { code_hash, at: now },
+            Write::Seat {
+                game_id: game_id.into(),
+                seat,
+                token_hash,
+                at: now,
+            },
+        ];
+        if full {
+            writes.push(Write::Deadline {
+                game_id: game_id.into(),
+                deadline,
+            });
+        }
+        self.writer.write(writes).await.map_err(ApiError::storage)?;
+        state.seats = seats;
+        state.deadline = deadline;
+        self.tokens
+            .write()
+            .map_err(|_| ApiError::internal())?
+            .insert(token_hash, (game_id.into(), seat));
+        // Joining changes what the other seats see (the game starts).
+        slot.version.send_modify(|_| {});
+        Ok(Joined {
+            game_id: game_id.into(),
+            seat,
+            token,
+        })
+    }
+
+    /// Returns the game and seat a token holds, checking it is for `game_id` if given.
+    pub fn authorize(
+        &self,
+        token: Option<&str>,
+        game_id: Option<&str>,
+    ) -> Result<(String, u8), ApiError> {
+        let token = token.ok_or_else(|| {
+            ApiError::unauthorized("missing-token", "send Authorization: Bearer <token>")
+        })?;
+        let hash = auth::hash(token);
+        let tokens = self.tokens.read().map_err(|_| ApiError::internal())?;
+        let Some((stored_hash, (gid, seat))) = tokens.get_key_value(&hash) else {
+            return Err(ApiError::unauthorized(
+                "unknown-token",
+                "this token is not valid",
+            ));
+        };
+        if !auth::same(stored_hash, &hash) {
+            return Err(ApiError::unauthorized(
+                "unknown-token",
+                "this token is not valid",
+            ));
+        }
+        if let Some(id) = game_id
+            && id != gid
+        {
+            return Err(ApiError::forbidden(
+                "wrong-game",
+                "this token is for another game",
+            ));
+        }
+        Ok((gid.clone(), *seat))
+    }
+
+    /// Returns the game as `seat` sees it.
+    pub async fn view(&self, game_id: &str, seat: u8) -> Result<SeatView, ApiError> {
+        let slot = self.slot(game_id)?;
+        let state = slot.state.lock().await;
+        Ok(state.seat_view(seat))
+    }
+
+    /// Applies a seat's action: durable before it is visible, idempotent per client id.
+    pub async fn act(
+        &self,
+        game_id: &str,
+        seat: u8,
+        req: SubmitAction,
+    ) -> Result<SeatView, ApiError> {
+        if req.client_action_id.is_empty() || req.client_action_id.len() > 64 {
+            return Err(ApiError::invalid(
+                "bad-client-action-id",
+                "client_action_id must be 1 to 64 characters",
+            ));
+        }
+        let slot = self.slot(game_id)?;
+        let mut state = slot.state.lock().await;
+        if let Some(&ply) = state.client_ids.get(&req.client_action_id) {
+            let mut view = state.seat_view(seat);
+            view.applied_version = Some(ply + 1);
+            return Ok(view);
+        }
+        if !state.full() {
+            return Err(ApiError::conflict(
+                "waiting-for-opponent",
+                "the other seat has not joined yet",
+                None,
+            ));
+        }
+        if req.expected_version != state.game.version() {
+            let current = serde_json::to_value(state.seat_view(seat)).ok();
+            return Err(ApiError::conflict(
+                "stale-version",
+                "the game has moved on",
+                current,
+            ));
+        }
+        let now = self.now();
+        if req.action.trim() == "claim-timeout" && state.deadline.is_none_or(|d| now <= d) {
+            return Err(ApiError::conflict(
+                "deadline-not-passed",
+                "the opponent still has time",
+                None,
+            ));
+        }
+        let mut next = state.game.clone();
+        let actor = Seat::new(seat)
+            .map(Actor::Seat)
+            .ok_or_else(ApiError::internal)?;
+        next.apply_text(actor, &req.action)
+            .map_err(ApiError::action)?;
+        let entry = next.record().actions.pop().ok_or_else(ApiError::internal)?;
+        let ply = next.version() - 1;
+        let deadline = next
+            .outcome_is_none()
+            .then(|| now + state.days_per_move * DAY_MS);
+        let writes = vec![
+            Write::Action {
+                game_id: game_id.into(),
+                ply,
+                actor: actor_text(entry.by),
+                action: entry.action,
+                client_action_id: Some(req.client_action_id.clone()),
+                at: now,
+            },
+            Write::Deadline {
+                game_id: game_id.into(),
+                deadline,
+            },
+        ];
+        self.writer.write(writes).await.map_err(ApiError::storage)?;
+        state.game = next;
+        state.deadline = deadline;
+        state.client_ids.insert(req.client_action_id, ply);
+        slot.version.send_replace(ply + 1);
+        let mut view = state.seat_view(seat);
+        view.applied_version = Some(ply + 1);
+        Ok(view)
+    }
+
+    /// Waits until the game's version passes `after` (or something else changes, such as a
+    /// join), at most `timeout`, then returns the seat's view.
+    pub async fn wait(
+        &self,
+        game_id: &str,
+        seat: u8,
+        after: usize,
+        timeout: Duration,
+    ) -> Result<SeatView, ApiError> {
+        let slot = self.slot(game_id)?;
+        let mut rx = slot.version.subscribe();
+        if *rx.borrow_and_update() <= after {
+            let _ = tokio::time::timeout(timeout.min(MAX_WAIT), rx.changed()).await;
+        }
+        self.view(game_id, seat).await
+    }
+
+    /// Returns the games these tokens hold: the seat's turn first, then the nearest deadline.
+    pub async fn mine(&self, tokens: &[String]) -> Result<Vec<SeatView>, ApiError> {
+        let mut out = Vec::new();
+        for token in tokens {
+            if let Ok((gid, seat)) = self.authorize(Some(token), None) {
+                out.push(self.view(&gid, seat).await?);
+            }
+        }
+        out.sort_by_key(|v| {
+            (
+                !v.your_turn,
+                v.deadline.unwrap_or(i64::MAX),
+                v.game_id.clone(),
+            )
+        });
+        Ok(out)
+    }
+}
+
+fn seat_count(game: &AnyMatch) -> usize {
+    game.seat_count()
+}
+
+/// Small helpers over core's runtime game type.
+trait MatchExt {
+    fn outcome_is_none(&self) -> bool;
+}
+
+impl MatchExt for AnyMatch {
+    fn outcome_is_none(&self) -> bool {
+        !matches!(self.to_act(), ToAct::Over(_))
+    }
+}

@@ -1,0 +1,459 @@
+//! The API through the router (no sockets), with a clock the tests move.
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failed test
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use qiguan_server::{Config, router};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use tower::ServiceExt;
+
+struct Server {
+    app: axum::Router,
+    clock: Arc<AtomicI64>,
+    _dir: tempfile::TempDir,
+}
+
+fn server_with(ip_rate: f64, token_rate: f64) -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(AtomicI64::new(1_800_000_000_000));
+    let c = clock.clone();
+    let config = Config {
+        db: dir.path().join("server.sqlite"),
+        ip_rate,
+        token_rate,
+        ..Config::default()
+    };
+    let state = qiguan_server::open(&config, Arc::new(move || c.load(Ordering::SeqCst))).unwrap();
+    Server {
+        app: router(state),
+        clock,
+        _dir: dir,
+    }
+}
+
+fn server() -> Server {
+    server_with(0.0, 0.0)
+}
+
+impl Server {
+    async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut req = Request::builder().method(method).uri(path);
+        if let Some(t) = token {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        let req = match body {
+            Some(b) => req
+                .header("content-type", "application/json")
+                .body(Body::from(b.to_string()))
+                .unwrap(),
+            None => req.body(Body::empty()).unwrap(),
+        };
+        let resp = self.app.clone().oneshot(req).await.unwrap();
+        let status = resp.status();
+        let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+        let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        (status, value)
+    }
+
+    /// Creates a game (creator Red) and joins it; returns (id, red token, black token).
+    async fn game(&self) -> (String, String, String) {
+        let (status, created) = self
+            .call(
+                "POST",
+                "/api/games",
+                None,
+                Some(json!({"game": "xiangqi", "seat": 0, "days_per_move": 3})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{created}");
+        let (status, joined) = self
+            .call(
+                "POST",
+                "/api/join",
+                None,
+                Some(json!({"invite_code": created["invite_code"]})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{joined}");
+        assert_eq!(joined["seat"], 1);
+        (
+            created["game_id"].as_str().unwrap().into(),
+            created["token"].as_str().unwrap().into(),
+            joined["token"].as_str().unwrap().into(),
+        )
+    }
+
+    async fn act(
+        &self,
+        id: &str,
+        token: &str,
+        version: usize,
+        action: &str,
+    ) -> (StatusCode, Value) {
+        let body = json!({"expected_version": version, "client_action_id": format!("{token}-{version}-{action}"), "action": action});
+        self.call(
+            "POST",
+            &format!("/api/games/{id}/actions"),
+            Some(token),
+            Some(body),
+        )
+        .await
+    }
+}
+
+fn code(v: &Value) -> &str {
+    v["error"]["code"].as_str().unwrap_or("")
+}
+
+#[tokio::test]
+async fn two_seats_play_to_checkmate_each_seeing_its_own_view() {
+    let s = server();
+    let (id, red, black) = s.game().await;
+    let (status, view) = s
+        .call("GET", &format!("/api/games/{id}"), Some(&red), None)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        (view["seat"].clone(), view["your_turn"].clone()),
+        (json!(0), json!(true))
+    );
+    assert_eq!(
+        view["legal_actions"].as_array().unwrap().len(),
+        44 + 2,
+        "44 moves, resign, offer-draw"
+    );
+    assert!(view["deadline"].as_i64().unwrap() > s.clock.load(Ordering::SeqCst));
+    let (_, black_view) = s
+        .call("GET", &format!("/api/games/{id}"), Some(&black), None)
+        .await;
+    assert_eq!(black_view["your_turn"], false);
+
+    for (i, mv) in ["b3b5", "a7a6", "b5c5", "f10e9", "c5c10"]
+        .iter()
+        .enumerate()
+    {
+        let token = if i % 2 == 0 { &red } else { &black };
+        let (status, view) = s.act(&id, token, i, mv).await;
+        assert_eq!(status, StatusCode::OK, "{mv}: {view}");
+        assert_eq!(view["applied_version"], i + 1);
+    }
+    let (_, view) = s
+        .call("GET", &format!("/api/games/{id}"), Some(&black), None)
+        .await;
+    assert_eq!(view["to_act"]["kind"], "over", "{view}");
+    assert_eq!(view["to_act"]["who"]["reason"], "checkmate");
+    assert!(view["deadline"].is_null());
+    let (status, err) = s.act(&id, &black, 5, "resign").await;
+    assert_eq!((status, code(&err)), (StatusCode::CONFLICT, "game-over"));
+}
+
+#[tokio::test]
+async fn a_repeated_client_action_id_moves_once_and_a_stale_version_gets_409() {
+    let s = server();
+    let (id, red, black) = s.game().await;
+    let body = json!({"expected_version": 0, "client_action_id": "c-1", "action": "h3e3"});
+    let path = format!("/api/games/{id}/actions");
+    let (first, a) = s.call("POST", &path, Some(&red), Some(body.clone())).await;
+    let (again, b) = s.call("POST", &path, Some(&red), Some(body)).await;
+    assert_eq!((first, again), (StatusCode::OK, StatusCode::OK));
+    assert_eq!(a["applied_version"], 1);
+    assert_eq!(b["applied_version"], 1);
+    assert_eq!(b["version"], 1, "still one move");
+
+    s.act(&id, &black, 1, "h10g8").await;
+    let (status, err) = s.act(&id, &red, 1, "h1g3").await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::CONFLICT, "stale-version")
+    );
+    assert_eq!(
+        err["current"]["version"], 2,
+        "the 409 carries the current view"
+    );
+}
+
+#[tokio::test]
+async fn tokens_are_checked_and_a_seat_cannot_move_the_other_sides_pieces() {
+    let s = server();
+    let (id, red, black) = s.game().await;
+    let (other, other_red, _) = s.game().await;
+    let path = format!("/api/games/{id}");
+    let (status, err) = s.call("GET", &path, None, None).await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::UNAUTHORIZED, "missing-token")
+    );
+    let (status, err) = s.call("GET", &path, Some("not-a-token"), None).await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::UNAUTHORIZED, "unknown-token")
+    );
+    let (status, err) = s.call("GET", &path, Some(&other_red), None).await;
+    assert_eq!((status, code(&err)), (StatusCode::FORBIDDEN, "wrong-game"));
+    let (status, _) = s
+        .call(
+            "GET",
+            &format!("/api/games/{other}"),
+            Some(&other_red),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+
+    // Black's token on Red's turn, then on Black's turn with a red piece.
+    let (status, err) = s.act(&id, &black, 0, "h3e3").await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::CONFLICT, "not-your-turn")
+    );
+    s.act(&id, &red, 0, "h3e3").await;
+    let (status, err) = s.act(&id, &black, 1, "h1g3").await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "not-your-piece")
+    );
+    let (status, err) = s.act(&id, &black, 1, "h10h1").await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "cannot-reach")
+    );
+    let (status, err) = s.act(&id, &black, 1, "xyzzy").await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "unreadable-action")
+    );
+}
+
+#[tokio::test]
+async fn invites_are_single_use_and_moves_wait_for_the_opponent() {
+    let s = server();
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"game": "xiangqi", "seat": 1, "days_per_move": 1})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let id = created["game_id"].as_str().unwrap();
+    let black = created["token"].as_str().unwrap();
+    let code_text = created["invite_code"].as_str().unwrap();
+    assert_eq!(created["invites"][0]["seat"], 0);
+    let (status, view) = s
+        .call("GET", &format!("/api/games/{id}"), Some(black), None)
+        .await;
+    assert_eq!(
+        (status, view["seats_filled"].clone()),
+        (StatusCode::OK, json!([false, true]))
+    );
+    assert!(
+        view["deadline"].is_null(),
+        "no clock before both have joined"
+    );
+
+    // Typed in lower case with spaces, the code still works; then it is used up.
+    let typed = code_text.to_lowercase().replace('-', " ");
+    let (status, _) = s
+        .call(
+            "POST",
+            "/api/join",
+            None,
+            Some(json!({"invite_code": typed})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, err) = s
+        .call(
+            "POST",
+            "/api/join",
+            None,
+            Some(json!({"invite_code": code_text})),
+        )
+        .await;
+    assert_eq!((status, code(&err)), (StatusCode::GONE, "invite-used"));
+    let (status, err) = s
+        .call(
+            "POST",
+            "/api/join",
+            None,
+            Some(json!({"invite_code": "ZZZZZ-ZZZZZ"})),
+        )
+        .await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::NOT_FOUND, "unknown-invite")
+    );
+
+    let (_, lonely) = s
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"game": "xiangqi", "days_per_move": 2})),
+        )
+        .await;
+    let (status, err) = s
+        .act(
+            lonely["game_id"].as_str().unwrap(),
+            lonely["token"].as_str().unwrap(),
+            0,
+            "h3e3",
+        )
+        .await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::CONFLICT, "waiting-for-opponent")
+    );
+
+    for bad in [
+        json!({"game": "xiangqi", "days_per_move": 0}),
+        json!({"game": "xiangqi", "days_per_move": 15}),
+        json!({"game": "xiangqi", "seat": 2, "days_per_move": 3}),
+    ] {
+        let (status, _) = s.call("POST", "/api/games", None, Some(bad)).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+}
+
+#[tokio::test]
+async fn a_timeout_is_claimed_only_after_the_deadline() {
+    let s = server();
+    let (id, red, black) = s.game().await;
+    s.act(&id, &red, 0, "h3e3").await;
+    let (status, err) = s.act(&id, &red, 1, "claim-timeout").await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::CONFLICT, "deadline-not-passed")
+    );
+    s.clock
+        .fetch_add(3 * 24 * 3600 * 1000 + 1, Ordering::SeqCst);
+    let (status, err) = s.act(&id, &black, 1, "claim-timeout").await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "nothing-to-claim"),
+        "{err}"
+    );
+    let (status, view) = s.act(&id, &red, 1, "claim-timeout").await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["to_act"]["who"]["reason"], "timeout");
+}
+
+#[tokio::test]
+async fn a_long_poll_returns_when_the_opponent_moves() {
+    let s = Arc::new(server());
+    let (id, red, black) = s.game().await;
+    let waiter = {
+        let (s, id, black) = (s.clone(), id.clone(), black.clone());
+        tokio::spawn(async move {
+            let started = std::time::Instant::now();
+            let (status, view) = s
+                .call(
+                    "GET",
+                    &format!("/api/games/{id}/wait?after=0&timeout=10"),
+                    Some(&black),
+                    None,
+                )
+                .await;
+            (status, view, started.elapsed())
+        })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    s.act(&id, &red, 0, "h3e3").await;
+    let (status, view, waited) = waiter.await.unwrap();
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(view["version"], 1);
+    assert_eq!(view["your_turn"], true);
+    assert!(waited < std::time::Duration::from_secs(5), "{waited:?}");
+    // Nothing new: the poll gives up after its timeout with the same version.
+    let (_, view) = s
+        .call(
+            "GET",
+            &format!("/api/games/{id}/wait?after=1&timeout=1"),
+            Some(&black),
+            None,
+        )
+        .await;
+    assert_eq!(view["version"], 1);
+    let (status, err) = s
+        .call("GET", &format!("/api/games/{id}/wait"), Some(&black), None)
+        .await;
+    assert_eq!((status, code(&err)), (StatusCode::BAD_REQUEST, "bad-query"));
+}
+
+#[tokio::test]
+async fn my_games_lists_my_turn_first_then_the_nearest_deadline() {
+    let s = server();
+    let (a, a_red, _) = s.game().await;
+    let (b, b_red, _) = s.game().await;
+    s.act(&a, &a_red, 0, "h3e3").await; // now Black's turn in a
+    let (status, list) = s
+        .call(
+            "POST",
+            "/api/my-games",
+            None,
+            Some(json!({"tokens": [a_red, b_red, "junk"]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let ids: Vec<&str> = list["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["game_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [b.as_str(), a.as_str()]);
+}
+
+#[tokio::test]
+async fn bad_bodies_get_json_errors_and_the_api_is_documented() {
+    let s = server();
+    let (status, err) = s
+        .call("POST", "/api/games", None, Some(json!({"game": "go"})))
+        .await;
+    assert_eq!((status, code(&err)), (StatusCode::BAD_REQUEST, "bad-json"));
+    let huge = json!({"invite_code": "x".repeat(20_000)});
+    let (status, err) = s.call("POST", "/api/join", None, Some(huge)).await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::PAYLOAD_TOO_LARGE, "too-large")
+    );
+    let (status, err) = s.call("GET", "/nope", None, None).await;
+    assert_eq!((status, code(&err)), (StatusCode::NOT_FOUND, "no-route"));
+
+    let (status, doc) = s.call("GET", "/openapi.json", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    for path in [
+        "/api/games",
+        "/api/join",
+        "/api/games/{id}",
+        "/api/games/{id}/actions",
+        "/api/games/{id}/wait",
+        "/api/my-games",
+    ] {
+        assert!(doc["paths"][path].is_object(), "{path} is documented");
+    }
+}
+
+#[tokio::test]
+async fn clients_that_send_too_much_are_slowed_down() {
+    let s = server_with(2.0, 0.0);
+    let mut statuses = Vec::new();
+    for _ in 0..12 {
+        statuses.push(s.call("GET", "/health", None, None).await.0);
+    }
+    assert!(
+        statuses[..8].iter().all(|s| *s == StatusCode::OK),
+        "a burst of 8 is allowed"
+    );
+    assert!(statuses.contains(&StatusCode::TOO_MANY_REQUESTS));
+}
