@@ -9,6 +9,7 @@ pub mod history_model;
 mod screens;
 pub mod settings;
 pub mod store;
+pub mod sync;
 
 pub use app::{App, AppOptions, default_data_dir, init, run};
 pub use qiguan_ui as ui;

@@ -2,7 +2,7 @@
 
 use crate::game::{Actor, GameKind, Rules, SetupError, ToAct, Viewer};
 use crate::matches::{ActionError, Match};
-use crate::record::{Record, RecordError};
+use crate::record::{Record, RecordEntry, RecordError};
 use crate::xiangqi::Xiangqi;
 
 /// A match of any game. Everything crosses this boundary as text or JSON, so code that
@@ -64,6 +64,11 @@ impl AnyMatch {
         match self {
             AnyMatch::Xiangqi(_) => GameKind::Xiangqi,
         }
+    }
+
+    /// Returns the actions as `viewer` may see them, if the game lets them be shown.
+    pub fn actions_seen_by(&self, viewer: Viewer) -> Option<Vec<RecordEntry>> {
+        each!(self, m => m.actions_seen_by(viewer).map(<[RecordEntry]>::to_vec))
     }
 
     /// Returns how many seats the game has.

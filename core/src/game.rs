@@ -294,6 +294,9 @@ pub trait Rules: Sized + Clone + Debug {
 
     /// The game this is.
     const KIND: GameKind;
+    /// Whether every action may be shown to every seat as recorded (no hidden information).
+    /// Games with secrets set this to false; their records stay with the authority.
+    const PUBLIC_ACTIONS: bool = true;
 
     /// Starts a game from options and an optional setup (`None`: the standard start).
     fn start(options: &Self::Options, setup: Option<&Self::Setup>) -> Result<Self, SetupError>;

@@ -381,6 +381,12 @@ impl<G: Rules> Match<G> {
         }
     }
 
+    /// Returns the actions as `viewer` may see them: all of them in a game without hidden
+    /// information, none otherwise (such games give views and events instead).
+    pub fn actions_seen_by(&self, _viewer: Viewer) -> Option<&[RecordEntry]> {
+        G::PUBLIC_ACTIONS.then_some(&self.actions[..])
+    }
+
     /// Returns the record of the match so far.
     pub fn record(&self) -> Record {
         Record {

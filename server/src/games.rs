@@ -31,6 +31,8 @@ pub fn system_clock() -> Clock {
 struct GameState {
     id: String,
     game: AnyMatch,
+    options: serde_json::Value,
+    setup: serde_json::Value,
     seats: Vec<Option<Hash>>,
     days_per_move: i64,
     deadline: Option<i64>,
@@ -135,6 +137,12 @@ pub struct SeatView {
     pub view: serde_json::Value,
     /// The actions this seat may take now.
     pub legal_actions: Vec<String>,
+    /// The house rules and the starting setup, as core records them.
+    pub options: serde_json::Value,
+    pub setup: serde_json::Value,
+    /// Every action so far, in a game without hidden information (none otherwise), so that a
+    /// client can keep the exact record.
+    pub actions: Option<Vec<RecordEntry>>,
     /// When the seat to act must have acted, Unix ms; none while waiting or over.
     pub deadline: Option<i64>,
     pub days_per_move: i64,
@@ -165,6 +173,9 @@ impl GameState {
                 Some(a) if self.full() => self.game.legal_actions(a),
                 _ => Vec::new(),
             },
+            options: self.options.clone(),
+            setup: self.setup.clone(),
+            actions: self.game.actions_seen_by(viewer),
             deadline: self.deadline,
             days_per_move: self.days_per_move,
             applied_version: None,
@@ -224,9 +235,12 @@ impl Games {
                 }
             }
             let version = game.version();
+            let start = game.record();
             let state = GameState {
                 id: g.id.clone(),
                 game,
+                options: start.options,
+                setup: start.setup,
                 seats,
                 days_per_move: g.days_per_move,
                 deadline: g.deadline,
@@ -321,6 +335,8 @@ impl Games {
         let state = GameState {
             id: id.clone(),
             game,
+            options: record.options.clone(),
+            setup: record.setup.clone(),
             seats,
             days_per_move: req.days_per_move,
             deadline: None,

@@ -6,7 +6,7 @@ use qiguan_core::{AnyMatch, Record, RecordEntry};
 use rusqlite::{Connection, params};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// Version 1: games, their actions, settings.
 const V1: &str = "
@@ -45,6 +45,30 @@ CREATE INDEX games_by_updated ON games (updated_at DESC, id DESC);
 CREATE INDEX games_by_status ON games (status, updated_at DESC);
 ";
 
+/// Version 3: correspondence games. Each has its server, its id there, this device's seat and
+/// token; actions made here wait in the outbox until the server has acknowledged them.
+const V3: &str = "
+CREATE TABLE remote_games (
+    game_id       INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    server        TEXT NOT NULL,
+    remote_id     TEXT NOT NULL,
+    seat          INTEGER NOT NULL,
+    token         TEXT NOT NULL,
+    invite_code   TEXT,
+    days_per_move INTEGER NOT NULL,
+    deadline      INTEGER,
+    your_turn     INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE outbox (
+    id               INTEGER PRIMARY KEY,
+    game_id          INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    expected_version INTEGER NOT NULL,
+    client_action_id TEXT NOT NULL UNIQUE,
+    action           TEXT NOT NULL,
+    created_at       INTEGER NOT NULL
+);
+";
+
 /// Brings the schema from `from` up to [`SCHEMA_VERSION`].
 pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError> {
     for version in from + 1..=SCHEMA_VERSION {
@@ -55,6 +79,7 @@ pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError
                 tx.execute_batch(V2)?;
                 backfill_standings(&tx)?;
             }
+            3 => tx.execute_batch(V3)?,
             _ => unreachable!("no migration to version {version}"),
         }
         tx.pragma_update(None, "user_version", version)?;

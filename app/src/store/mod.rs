@@ -27,6 +27,8 @@ pub enum Mode {
     PassAndPlay,
     /// A game read from a PGN or FEN file.
     Imported,
+    /// A correspondence game refereed by a server.
+    Correspondence,
 }
 
 impl Mode {
@@ -35,12 +37,14 @@ impl Mode {
         match self {
             Mode::PassAndPlay => "pass-and-play",
             Mode::Imported => "imported",
+            Mode::Correspondence => "correspondence",
         }
     }
 
     fn parse(text: &str) -> Mode {
         match text {
             "imported" => Mode::Imported,
+            "correspondence" => Mode::Correspondence,
             _ => Mode::PassAndPlay,
         }
     }
@@ -400,7 +404,7 @@ impl Store {
         standing: &Standing,
         now: i64,
     ) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         let stored: Option<i64> = tx
             .query_row("SELECT plies FROM games WHERE id = ?1", [id.0], |r| {
                 r.get(0)
@@ -433,7 +437,7 @@ impl Store {
         standing: &Standing,
         now: i64,
     ) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
+        let tx = self.conn.savepoint()?;
         tx.execute(
             "DELETE FROM actions WHERE game_id = ?1 AND ply >= ?2",
             params![id.0, ply as i64],
@@ -626,7 +630,7 @@ fn summary_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SummaryResult> {
 }
 
 fn update_standing(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &Connection,
     id: GameId,
     standing: &Standing,
     now: i64,
@@ -683,3 +687,205 @@ pub fn replay(game: &StoredGame) -> Result<AnyMatch, StoreError> {
 
 #[cfg(test)]
 mod tests;
+
+/// A correspondence game's link to its server.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RemoteGame {
+    /// The local game.
+    pub game_id: GameId,
+    /// The server's base URL.
+    pub server: String,
+    /// The game's id on the server.
+    pub remote_id: String,
+    /// This device's seat.
+    pub seat: u8,
+    /// This seat's token (kept on the device; the server keeps only its hash).
+    pub token: String,
+    /// The invite for the opponent, while the creator may still need to pass it on.
+    pub invite_code: Option<String>,
+    /// Days per move.
+    pub days_per_move: i64,
+    /// When the seat to act must have acted (Unix ms), as last heard.
+    pub deadline: Option<i64>,
+    /// Whether it was this seat's turn, as last heard.
+    pub your_turn: bool,
+}
+
+/// An action made on this device and not yet acknowledged by the server.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct OutboxEntry {
+    /// Its row.
+    pub id: i64,
+    /// The local game.
+    pub game_id: GameId,
+    /// The version the action was made at.
+    pub expected_version: usize,
+    /// The id that makes a resend harmless.
+    pub client_action_id: String,
+    /// The action's text.
+    pub action: String,
+}
+
+impl Store {
+    /// Stores a new correspondence game with the actions the server already has.
+    pub fn create_remote_game(
+        &mut self,
+        game: &NewGame,
+        remote: &RemoteGame,
+        actions: &[RecordEntry],
+        standing: &Standing,
+        now: i64,
+    ) -> Result<GameId, StoreError> {
+        self.in_transaction(|s| {
+            let id = s.create_game_with(game, actions, standing, now)?;
+            s.conn.execute(
+                "INSERT INTO remote_games (game_id, server, remote_id, seat, token, invite_code,
+                                           days_per_move, deadline, your_turn)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    id.0,
+                    remote.server,
+                    remote.remote_id,
+                    remote.seat,
+                    remote.token,
+                    remote.invite_code,
+                    remote.days_per_move,
+                    remote.deadline,
+                    remote.your_turn
+                ],
+            )?;
+            Ok(id)
+        })
+    }
+
+    /// Returns a game's server link, if it is a correspondence game.
+    pub fn remote(&self, id: GameId) -> Result<Option<RemoteGame>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {REMOTE_COLUMNS} FROM remote_games WHERE game_id = ?1"
+        ))?;
+        Ok(stmt.query_row([id.0], remote_from_row).optional()?)
+    }
+
+    /// Returns every correspondence game's link.
+    pub fn remote_games(&self) -> Result<Vec<RemoteGame>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("SELECT {REMOTE_COLUMNS} FROM remote_games"))?;
+        let rows = stmt
+            .query_map([], remote_from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Records what the server last said of a game's clock and turn.
+    pub fn update_remote(
+        &mut self,
+        id: GameId,
+        deadline: Option<i64>,
+        your_turn: bool,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE remote_games SET deadline = ?2, your_turn = ?3 WHERE game_id = ?1",
+            params![id.0, deadline, your_turn],
+        )?;
+        Ok(())
+    }
+
+    /// Forgets the invite code once the opponent has joined.
+    pub fn clear_invite(&mut self, id: GameId) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE remote_games SET invite_code = NULL WHERE game_id = ?1",
+            [id.0],
+        )?;
+        Ok(())
+    }
+
+    /// Appends an action made here and queues it for the server, in one transaction.
+    pub fn queue_action(
+        &mut self,
+        id: GameId,
+        ply: usize,
+        entry: &RecordEntry,
+        standing: &Standing,
+        client_action_id: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.in_transaction(|s| {
+            s.append_action(id, ply, entry, standing, now)?;
+            s.conn.execute(
+                "INSERT INTO outbox (game_id, expected_version, client_action_id, action, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![id.0, ply as i64, client_action_id, entry.action, now],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Returns the queued actions, oldest first.
+    pub fn outbox(&self) -> Result<Vec<OutboxEntry>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, game_id, expected_version, client_action_id, action FROM outbox ORDER BY id",
+        )?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(OutboxEntry {
+                    id: r.get(0)?,
+                    game_id: GameId(r.get(1)?),
+                    expected_version: r.get::<_, i64>(2)?.max(0) as usize,
+                    client_action_id: r.get(3)?,
+                    action: r.get(4)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Removes an acknowledged (or abandoned) action from the outbox.
+    pub fn unqueue(&mut self, outbox_id: i64) -> Result<(), StoreError> {
+        self.conn
+            .execute("DELETE FROM outbox WHERE id = ?1", [outbox_id])?;
+        Ok(())
+    }
+
+    /// Replaces a game's actions from `from` on with `entries` and stores the standing, in one
+    /// transaction: how a correspondence game takes the server's record.
+    pub fn replace_actions(
+        &mut self,
+        id: GameId,
+        from: usize,
+        entries: &[RecordEntry],
+        standing: &Standing,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.in_transaction(|s| {
+            s.conn.execute(
+                "DELETE FROM actions WHERE game_id = ?1 AND ply >= ?2",
+                params![id.0, from as i64],
+            )?;
+            for (i, e) in entries.iter().enumerate() {
+                s.conn.execute(
+                    "INSERT INTO actions (game_id, ply, actor, action) VALUES (?1, ?2, ?3, ?4)",
+                    params![id.0, (from + i) as i64, actor_text(e.by), e.action],
+                )?;
+            }
+            update_standing(&s.conn, id, standing, now)
+        })
+    }
+}
+
+const REMOTE_COLUMNS: &str = "game_id, server, remote_id, seat, token, invite_code, days_per_move, \
+                              deadline, your_turn";
+
+fn remote_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RemoteGame> {
+    Ok(RemoteGame {
+        game_id: GameId(r.get(0)?),
+        server: r.get(1)?,
+        remote_id: r.get(2)?,
+        seat: r.get(3)?,
+        token: r.get(4)?,
+        invite_code: r.get(5)?,
+        days_per_move: r.get(6)?,
+        deadline: r.get(7)?,
+        your_turn: r.get(8)?,
+    })
+}

@@ -1,0 +1,544 @@
+//! Correspondence play: the HTTP client for qiguan-server and the engine that keeps local
+//! games in step with it. No UI here: the app runs it on a worker thread, the end-to-end tests
+//! drive it directly.
+//!
+//! An action made on this device is checked by core, then written with an outbox entry in one
+//! transaction, so it is shown at once and survives a crash even with no network. `flush`
+//! sends the outbox oldest first; each entry carries a `client_action_id`, so a resend after a
+//! lost answer (or a crash between sending and forgetting) is applied once. The server's record
+//! is the truth: `refresh` and `wait` mirror it into the local history.
+
+use crate::store::{GameId, Mode, NewGame, OutboxEntry, RemoteGame, Standing, Store, StoreError};
+use qiguan_core::{Actor, AnyMatch, GameKind, Record, RecordEntry, Seat, ToAct};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::fmt;
+use std::path::Path;
+use std::time::Duration;
+
+/// Why a sync step failed.
+#[derive(Debug)]
+pub enum SyncError {
+    /// The server could not be reached (the action stays queued).
+    Offline(String),
+    /// The server answered with an error.
+    Refused {
+        /// HTTP status.
+        status: u16,
+        /// The server's stable code.
+        code: String,
+        /// Its message.
+        message: String,
+        /// With `stale-version`: the game as it now is.
+        current: Option<Value>,
+    },
+    /// Core refused the action before anything was queued.
+    Illegal(qiguan_core::ActionError),
+    /// The local store failed.
+    Store(StoreError),
+    /// The server said something this client does not understand.
+    Protocol(String),
+}
+
+impl fmt::Display for SyncError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SyncError::Offline(e) => write!(f, "the server cannot be reached: {e}"),
+            SyncError::Refused { code, message, .. } => write!(f, "{message} ({code})"),
+            SyncError::Illegal(e) => write!(f, "{e}"),
+            SyncError::Store(e) => write!(f, "{e}"),
+            SyncError::Protocol(e) => write!(f, "unexpected answer from the server: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SyncError {}
+
+impl From<StoreError> for SyncError {
+    fn from(e: StoreError) -> Self {
+        SyncError::Store(e)
+    }
+}
+
+/// A game as the server shows it to one seat.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ServerView {
+    pub game_id: String,
+    pub game: GameKind,
+    pub seat: u8,
+    pub seats_filled: Vec<bool>,
+    pub version: usize,
+    pub your_turn: bool,
+    pub to_act: ToAct,
+    pub legal_actions: Vec<String>,
+    pub actions: Option<Vec<RecordEntry>>,
+    #[serde(default)]
+    pub options: Value,
+    #[serde(default)]
+    pub setup: Value,
+    pub deadline: Option<i64>,
+    pub days_per_move: i64,
+    #[serde(default)]
+    pub applied_version: Option<usize>,
+}
+
+/// The server's answer to a created game.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Created {
+    pub game_id: String,
+    pub seat: u8,
+    pub token: String,
+    pub invite_code: String,
+}
+
+/// The server's answer to a join.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Joined {
+    pub game_id: String,
+    pub seat: u8,
+    pub token: String,
+}
+
+/// The HTTP client.
+#[derive(Clone, Debug)]
+pub struct Client {
+    http: reqwest::Client,
+}
+
+impl Default for Client {
+    fn default() -> Self {
+        Client::new()
+    }
+}
+
+impl Client {
+    /// Creates a client; requests time out after 40 s (long polls last up to 30 s).
+    pub fn new() -> Client {
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(5))
+            .timeout(Duration::from_secs(40))
+            .build()
+            .unwrap_or_default();
+        Client { http }
+    }
+
+    async fn send<T: serde::de::DeserializeOwned>(
+        &self,
+        req: reqwest::RequestBuilder,
+    ) -> Result<T, SyncError> {
+        let resp = req
+            .send()
+            .await
+            .map_err(|e| SyncError::Offline(e.to_string()))?;
+        let status = resp.status().as_u16();
+        let body: Value = resp
+            .json()
+            .await
+            .map_err(|e| SyncError::Protocol(e.to_string()))?;
+        if (200..300).contains(&status) {
+            return serde_json::from_value(body).map_err(|e| SyncError::Protocol(e.to_string()));
+        }
+        let text = |k: &str| body["error"][k].as_str().unwrap_or("").to_owned();
+        Err(SyncError::Refused {
+            status,
+            code: text("code"),
+            message: text("message"),
+            current: body.get("current").cloned(),
+        })
+    }
+
+    /// Creates a game on `server` with this device in `seat`.
+    pub async fn create(
+        &self,
+        server: &str,
+        game: GameKind,
+        options: &Value,
+        seat: u8,
+        days_per_move: i64,
+    ) -> Result<Created, SyncError> {
+        let body =
+            json!({"game": game, "options": options, "seat": seat, "days_per_move": days_per_move});
+        self.send(self.http.post(format!("{server}/api/games")).json(&body))
+            .await
+    }
+
+    /// Takes the seat an invite code is for.
+    pub async fn join(&self, server: &str, code: &str) -> Result<Joined, SyncError> {
+        self.send(
+            self.http
+                .post(format!("{server}/api/join"))
+                .json(&json!({"invite_code": code})),
+        )
+        .await
+    }
+
+    /// Reads a game as the token's seat sees it.
+    pub async fn view(&self, server: &str, id: &str, token: &str) -> Result<ServerView, SyncError> {
+        self.send(
+            self.http
+                .get(format!("{server}/api/games/{id}"))
+                .bearer_auth(token),
+        )
+        .await
+    }
+
+    /// Submits an action.
+    pub async fn act(
+        &self,
+        server: &str,
+        id: &str,
+        token: &str,
+        expected_version: usize,
+        client_action_id: &str,
+        action: &str,
+    ) -> Result<ServerView, SyncError> {
+        let body = json!({"expected_version": expected_version, "client_action_id": client_action_id, "action": action});
+        self.send(
+            self.http
+                .post(format!("{server}/api/games/{id}/actions"))
+                .bearer_auth(token)
+                .json(&body),
+        )
+        .await
+    }
+
+    /// Long-polls until the version passes `after` or `timeout` (at most 30 s) passes.
+    pub async fn wait(
+        &self,
+        server: &str,
+        id: &str,
+        token: &str,
+        after: usize,
+        timeout: Duration,
+    ) -> Result<ServerView, SyncError> {
+        let url = format!(
+            "{server}/api/games/{id}/wait?after={after}&timeout={}",
+            timeout.as_secs().clamp(1, 30)
+        );
+        self.send(self.http.get(url).bearer_auth(token)).await
+    }
+}
+
+/// What a flush did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Flushed {
+    /// Actions the server acknowledged (including repeats it had already applied).
+    pub sent: usize,
+    /// Actions the server refused; the game was reset to the server's record.
+    pub refused: Vec<(GameId, String)>,
+}
+
+/// The correspondence engine over the local store.
+#[derive(Debug)]
+pub struct Correspondence {
+    store: Store,
+    client: Client,
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Returns a fresh client action id: 128 random bits in hex.
+fn new_action_id() -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // Without the OS's randomness, time and a counter still never repeat on this device.
+        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        bytes[..8].copy_from_slice(&(now() as u64).to_le_bytes());
+        bytes[8..].copy_from_slice(&n.to_le_bytes());
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Correspondence {
+    /// Opens the engine on the app's data directory (its own connection to the same file).
+    pub fn open(data_dir: &Path) -> Result<Correspondence, SyncError> {
+        Ok(Correspondence {
+            store: Store::open_dir(data_dir)?,
+            client: Client::new(),
+        })
+    }
+
+    /// Returns the local store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Returns the HTTP client.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// Creates a game on `server` and stores it locally; returns it and the invite code.
+    pub async fn create(
+        &mut self,
+        server: &str,
+        game: GameKind,
+        options: &Value,
+        seat: u8,
+        days_per_move: i64,
+        my_name: &str,
+    ) -> Result<(GameId, String), SyncError> {
+        let server = server.trim_end_matches('/');
+        let created = self
+            .client
+            .create(server, game, options, seat, days_per_move)
+            .await?;
+        let view = self
+            .client
+            .view(server, &created.game_id, &created.token)
+            .await?;
+        let remote = RemoteGame {
+            game_id: GameId(0),
+            server: server.to_owned(),
+            remote_id: created.game_id,
+            seat: created.seat,
+            token: created.token,
+            invite_code: Some(created.invite_code.clone()),
+            days_per_move,
+            deadline: view.deadline,
+            your_turn: view.your_turn,
+        };
+        let id = self.store_new(&remote, &view, my_name)?;
+        Ok((id, created.invite_code))
+    }
+
+    /// Joins a game with an invite code and stores it locally.
+    pub async fn join(
+        &mut self,
+        server: &str,
+        code: &str,
+        my_name: &str,
+    ) -> Result<GameId, SyncError> {
+        let server = server.trim_end_matches('/');
+        let joined = self.client.join(server, code).await?;
+        let view = self
+            .client
+            .view(server, &joined.game_id, &joined.token)
+            .await?;
+        let remote = RemoteGame {
+            game_id: GameId(0),
+            server: server.to_owned(),
+            remote_id: joined.game_id,
+            seat: joined.seat,
+            token: joined.token,
+            invite_code: None,
+            days_per_move: view.days_per_move,
+            deadline: view.deadline,
+            your_turn: view.your_turn,
+        };
+        self.store_new(&remote, &view, my_name)
+    }
+
+    fn store_new(
+        &mut self,
+        remote: &RemoteGame,
+        view: &ServerView,
+        my_name: &str,
+    ) -> Result<GameId, SyncError> {
+        let actions = view
+            .actions
+            .clone()
+            .ok_or_else(|| SyncError::Protocol("the server sent no record".into()))?;
+        let game = replay(view, &actions)?;
+        let mut players = vec![String::new(); view.seats_filled.len().max(2)];
+        if let Some(name) = players.get_mut(remote.seat as usize) {
+            *name = my_name.to_owned();
+        }
+        let new = NewGame::from_match(&game, Mode::Correspondence, players);
+        Ok(self
+            .store
+            .create_remote_game(&new, remote, &actions, &Standing::of(&game), now())?)
+    }
+
+    /// Returns the local match of a game (with actions still queued for the server).
+    pub fn game(&self, id: GameId) -> Result<AnyMatch, SyncError> {
+        let stored = self.store.load(id)?;
+        Ok(crate::store::replay(&stored)?)
+    }
+
+    fn remote(&self, id: GameId) -> Result<RemoteGame, SyncError> {
+        self.store.remote(id)?.ok_or_else(|| {
+            SyncError::Protocol(format!("game {} is not a correspondence game", id.0))
+        })
+    }
+
+    /// Makes an action on this device: checked by core, stored and queued at once, sent by
+    /// the next `flush`. Works with no network.
+    pub fn play(&mut self, id: GameId, action: &str) -> Result<(), SyncError> {
+        let remote = self.remote(id)?;
+        let mut game = self.game(id)?;
+        let seat = Seat::new(remote.seat).ok_or_else(|| SyncError::Protocol("bad seat".into()))?;
+        game.apply_text(Actor::Seat(seat), action)
+            .map_err(SyncError::Illegal)?;
+        let record = game.record();
+        let entry = record
+            .actions
+            .last()
+            .cloned()
+            .ok_or_else(|| SyncError::Protocol("no action".into()))?;
+        let ply = record.actions.len() - 1;
+        self.store.queue_action(
+            id,
+            ply,
+            &entry,
+            &Standing::of(&game),
+            &new_action_id(),
+            now(),
+        )?;
+        Ok(())
+    }
+
+    /// Returns the queued actions.
+    pub fn outbox(&self) -> Result<Vec<OutboxEntry>, SyncError> {
+        Ok(self.store.outbox()?)
+    }
+
+    /// Sends the outbox, oldest first. Stops at the first server it cannot reach (the rest
+    /// stays queued). A refused action is dropped and its game reset to the server's record.
+    pub async fn flush(&mut self) -> Result<Flushed, SyncError> {
+        let mut done = Flushed::default();
+        for entry in self.store.outbox()? {
+            let Some(remote) = self.store.remote(entry.game_id)? else {
+                self.store.unqueue(entry.id)?;
+                continue;
+            };
+            let answer = self
+                .client
+                .act(
+                    &remote.server,
+                    &remote.remote_id,
+                    &remote.token,
+                    entry.expected_version,
+                    &entry.client_action_id,
+                    &entry.action,
+                )
+                .await;
+            match answer {
+                Ok(view) => {
+                    self.store.unqueue(entry.id)?;
+                    self.mirror(&remote, &view)?;
+                    done.sent += 1;
+                }
+                Err(SyncError::Refused { code, current, .. }) => {
+                    self.store.unqueue(entry.id)?;
+                    let view = match current.map(serde_json::from_value::<ServerView>) {
+                        Some(Ok(view)) => view,
+                        _ => {
+                            self.client
+                                .view(&remote.server, &remote.remote_id, &remote.token)
+                                .await?
+                        }
+                    };
+                    self.mirror(&remote, &view)?;
+                    done.refused.push((entry.game_id, code));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(done)
+    }
+
+    /// Fetches a game from its server and mirrors it; true if anything changed.
+    pub async fn refresh(&mut self, id: GameId) -> Result<bool, SyncError> {
+        let remote = self.remote(id)?;
+        let view = self
+            .client
+            .view(&remote.server, &remote.remote_id, &remote.token)
+            .await?;
+        self.mirror(&remote, &view)
+    }
+
+    /// Waits (long poll, at most 30 s) for the game to move past what is stored here, then
+    /// mirrors it; true if anything changed.
+    pub async fn wait(&mut self, id: GameId, timeout: Duration) -> Result<bool, SyncError> {
+        let remote = self.remote(id)?;
+        let confirmed = self.confirmed_len(id)?;
+        let view = self
+            .client
+            .wait(
+                &remote.server,
+                &remote.remote_id,
+                &remote.token,
+                confirmed,
+                timeout,
+            )
+            .await?;
+        self.mirror(&remote, &view)
+    }
+
+    /// Refreshes every correspondence game; returns the ids that changed.
+    pub async fn refresh_all(&mut self) -> Result<Vec<GameId>, SyncError> {
+        let mut changed = Vec::new();
+        for remote in self.store.remote_games()? {
+            if self.refresh(remote.game_id).await? {
+                changed.push(remote.game_id);
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Actions stored here that the server has acknowledged.
+    fn confirmed_len(&self, id: GameId) -> Result<usize, SyncError> {
+        let stored = self.store.load(id)?.record.actions.len();
+        let pending = self
+            .store
+            .outbox()?
+            .iter()
+            .filter(|e| e.game_id == id)
+            .count();
+        Ok(stored.saturating_sub(pending))
+    }
+
+    /// Makes the local game hold the server's record (plus actions still queued, when they
+    /// still fit on top of it). Returns true if the local record changed.
+    fn mirror(&mut self, remote: &RemoteGame, view: &ServerView) -> Result<bool, SyncError> {
+        let id = remote.game_id;
+        let server = view
+            .actions
+            .clone()
+            .ok_or_else(|| SyncError::Protocol("the server sent no record".into()))?;
+        let local = self.store.load(id)?.record.actions;
+        let pending: Vec<OutboxEntry> = self
+            .store
+            .outbox()?
+            .into_iter()
+            .filter(|e| e.game_id == id)
+            .collect();
+        let confirmed = local.len().saturating_sub(pending.len());
+        self.store
+            .update_remote(id, view.deadline, view.your_turn)?;
+        if view.seats_filled.iter().all(|f| *f) && remote.invite_code.is_some() {
+            self.store.clear_invite(id)?;
+        }
+        let agrees = server.len() >= confirmed && server[..confirmed] == local[..confirmed];
+        if agrees && server.len() == confirmed {
+            return Ok(false);
+        }
+        // The server has moved on: its record wins, and queued actions made on the older
+        // position are dropped (the server would refuse them as stale).
+        for entry in &pending {
+            self.store.unqueue(entry.id)?;
+        }
+        let game = replay(view, &server)?;
+        let from = if agrees { confirmed } else { 0 };
+        self.store
+            .replace_actions(id, from, &server[from..], &Standing::of(&game), now())?;
+        Ok(true)
+    }
+}
+
+fn replay(view: &ServerView, actions: &[RecordEntry]) -> Result<AnyMatch, SyncError> {
+    let record = Record {
+        format: qiguan_core::RECORD_FORMAT,
+        game: view.game,
+        options: view.options.clone(),
+        setup: view.setup.clone(),
+        actions: actions.to_vec(),
+    };
+    AnyMatch::from_record(&record).map_err(|e| SyncError::Protocol(e.to_string()))
+}
