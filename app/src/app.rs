@@ -78,6 +78,11 @@ pub struct Ctx {
     pub(crate) history: Rc<HistoryModel>,
     pub(crate) play: RefCell<Option<screens::play::PlaySession>>,
     pub(crate) replay: RefCell<Option<screens::replay::ReplaySession>>,
+    /// The correspondence server's address (a setting).
+    pub(crate) server: RefCell<String>,
+    /// The sync worker and what it reports; none when the history could not be opened.
+    pub(crate) worker: RefCell<Option<crate::online::Worker>>,
+    pub(crate) sync_events: RefCell<Option<std::sync::mpsc::Receiver<crate::online::Event>>>,
     back_stack: RefCell<Vec<Screen>>,
 }
 
@@ -137,13 +142,35 @@ impl Ctx {
     }
 
     fn show(self: &Rc<Self>, screen: Screen) {
+        if screen != Screen::Play {
+            self.send(crate::online::Command::Watch(None));
+        }
         match screen {
+            Screen::Online => screens::online::refresh(self),
             Screen::Home => screens::home::refresh(self),
             Screen::History => screens::history::refresh(self),
             Screen::Settings => screens::settings::refresh(self),
             _ => {}
         }
         self.ui().global::<Nav>().set_screen(screen);
+    }
+
+    /// Sends a command to the sync worker, if it runs.
+    pub(crate) fn send(&self, command: crate::online::Command) {
+        if let Some(worker) = self.worker.borrow().as_ref() {
+            worker.send(command);
+        }
+    }
+
+    /// Handles what the sync worker reported since the last call.
+    pub(crate) fn drain_sync(self: &Rc<Self>) {
+        let events: Vec<_> = match self.sync_events.borrow().as_ref() {
+            Some(rx) => rx.try_iter().collect(),
+            None => return,
+        };
+        for event in events {
+            screens::online::handle(self, event);
+        }
     }
 
     /// Returns the time now in Unix milliseconds.
@@ -178,6 +205,12 @@ impl App {
         self.ctx.data_dir.join(DB_FILE)
     }
 
+    /// Handles the sync worker's reports now (the running app does this as they arrive; tests
+    /// with no event loop call it).
+    pub fn drain_sync(&self) {
+        self.ctx.drain_sync();
+    }
+
     /// Shows the window and runs the event loop until it closes.
     pub fn run(self) -> Result<(), slint::PlatformError> {
         self.window.run()
@@ -208,8 +241,12 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
         settings: RefCell::new(settings),
         play: RefCell::default(),
         replay: RefCell::default(),
+        server: RefCell::new(String::new()),
+        worker: RefCell::default(),
+        sync_events: RefCell::default(),
         back_stack: RefCell::default(),
     });
+    screens::online::start(&ctx);
     screens::settings::apply_language(&settings);
     screens::connect(&ctx);
     let weak = Rc::downgrade(&ctx);

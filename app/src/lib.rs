@@ -6,6 +6,7 @@
 mod app;
 pub mod board_view;
 pub mod history_model;
+pub mod online;
 mod screens;
 pub mod settings;
 pub mod store;

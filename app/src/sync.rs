@@ -242,7 +242,7 @@ fn now() -> i64 {
 }
 
 /// Returns a fresh client action id: 128 random bits in hex.
-fn new_action_id() -> String {
+pub fn new_action_id() -> String {
     let mut bytes = [0u8; 16];
     if getrandom::fill(&mut bytes).is_err() {
         // Without the OS's randomness, time and a counter still never repeat on this device.

@@ -21,6 +21,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
     home.on_continue_game(handler(ctx, |ctx, id: i32| {
         super::play::open(ctx, GameId(id as i64));
     }));
+    home.on_online(handler0(ctx, |ctx| ctx.go(Screen::Online)));
     home.on_history(handler0(ctx, |ctx| ctx.go(Screen::History)));
     home.on_settings(handler0(ctx, |ctx| ctx.go(Screen::Settings)));
     home.on_about(handler0(ctx, |ctx| ctx.go(Screen::About)));

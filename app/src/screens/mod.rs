@@ -5,6 +5,7 @@ pub mod failure;
 pub mod history;
 pub mod home;
 pub mod new_game;
+pub mod online;
 pub mod play;
 pub mod replay;
 pub mod settings;
@@ -41,6 +42,7 @@ pub(crate) fn load_xiangqi(ctx: &Rc<Ctx>, id: GameId) -> Result<LoadedGame, Stor
 pub fn connect(ctx: &Rc<Ctx>) {
     home::connect(ctx);
     new_game::connect(ctx);
+    online::connect(ctx);
     play::connect(ctx);
     history::connect(ctx);
     replay::connect(ctx);

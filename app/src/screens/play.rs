@@ -3,8 +3,9 @@
 use super::{handler, handler0, handler2};
 use crate::app::Ctx;
 use crate::board_view::{self, Marks, check_square, move_rows, notate, sync};
+use crate::online::Command;
 use crate::settings::Orientation;
-use crate::store::{GameId, Standing, StoreError};
+use crate::store::{GameId, RemoteGame, Standing, StoreError};
 use qiguan_core::xiangqi::{Color, Move, Square, Xiangqi, seat_of};
 use qiguan_core::{Action, Actor, GameResult, Match, Record, Seat, ToAct};
 use qiguan_ui::{BoardCell, MoveRow, Nav, PlayAdapter, Screen};
@@ -19,6 +20,8 @@ pub struct PlaySession {
     selected: Option<Square>,
     pending: Option<Move>,
     manual_flip: bool,
+    /// The server link of a correspondence game: only this seat moves, through the outbox.
+    remote: Option<RemoteGame>,
     cells: Rc<VecModel<BoardCell>>,
     moves: Rc<VecModel<MoveRow>>,
 }
@@ -32,12 +35,12 @@ pub fn connect(ctx: &Rc<Ctx>) {
     }));
     a.on_undo(handler0(ctx, undo));
     a.on_resign(handler0(ctx, |ctx| {
-        if let Some(seat) = seat_to_move(ctx) {
+        if let Some(seat) = acting_seat(ctx) {
             act(ctx, Actor::Seat(seat), Action::Resign);
         }
     }));
     a.on_offer_draw(handler0(ctx, |ctx| {
-        if let Some(seat) = seat_to_move(ctx) {
+        if let Some(seat) = acting_seat(ctx) {
             act(ctx, Actor::Seat(seat), Action::OfferDraw);
         }
     }));
@@ -95,8 +98,18 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId) {
             a.set_show_end_dialog(false);
             a.set_confirm_resign(false);
             a.set_game_id(id.0 as i32);
+            a.set_sync_status("".into());
             refresh(ctx);
             ctx.go(Screen::Play);
+            if ctx
+                .play
+                .borrow()
+                .as_ref()
+                .is_some_and(|s| s.remote.is_some())
+            {
+                ctx.send(Command::Watch(Some(id)));
+                ctx.send(Command::Flush);
+            }
         }
         Err(e) => show_error(ctx, &e.to_string()),
     }
@@ -104,7 +117,9 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId) {
 
 fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<PlaySession, StoreError> {
     let loaded = super::load_xiangqi(ctx, id)?;
+    let remote = ctx.with_store(|store| store.remote(id))?;
     Ok(PlaySession {
+        remote,
         id,
         game: loaded.game,
         players: loaded.players,
@@ -114,6 +129,53 @@ fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<PlaySession, StoreError> {
         cells: Rc::new(VecModel::default()),
         moves: Rc::new(VecModel::default()),
     })
+}
+
+/// Returns the seat that resigns or offers a draw from this screen: this device's seat in a
+/// correspondence game, the side to move in pass-and-play.
+fn acting_seat(ctx: &Rc<Ctx>) -> Option<Seat> {
+    let mine = ctx
+        .play
+        .borrow()
+        .as_ref()
+        .and_then(|s| s.remote.as_ref().and_then(|r| Seat::new(r.seat)));
+    mine.or_else(|| seat_to_move(ctx))
+}
+
+/// Reloads the open game from the store if the sync worker changed it.
+pub fn reload_if_open(ctx: &Rc<Ctx>, ids: &[GameId]) {
+    let Some((id, flip)) = ctx.play.borrow().as_ref().map(|s| (s.id, s.manual_flip)) else {
+        return;
+    };
+    if !ids.contains(&id) {
+        return;
+    }
+    let was_over = ctx
+        .play
+        .borrow()
+        .as_ref()
+        .is_some_and(|s| s.game.outcome().is_some());
+    if let Ok(mut session) = load(ctx, id) {
+        session.manual_flip = flip;
+        let over = session.game.outcome().is_some();
+        *ctx.play.borrow_mut() = Some(session);
+        refresh(ctx);
+        if over && !was_over {
+            ctx.ui().global::<PlayAdapter>().set_show_end_dialog(true);
+        }
+    }
+}
+
+/// Shows whether the open correspondence game's moves have reached the server.
+pub fn set_sync_status(ctx: &Rc<Ctx>, online: bool, pending: usize) {
+    let status = match (online, pending) {
+        (false, n) if n > 0 => "offline",
+        (true, n) if n > 0 => "sending",
+        _ => return refresh(ctx),
+    };
+    ctx.ui()
+        .global::<PlayAdapter>()
+        .set_sync_status(status.into());
 }
 
 fn seat_to_move(ctx: &Rc<Ctx>) -> Option<Seat> {
@@ -134,6 +196,10 @@ fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
             return;
         }
         let pos = s.game.game().position();
+        let mover = seat_of(pos.side_to_move()).index();
+        if s.remote.as_ref().is_some_and(|r| mover != r.seat as usize) {
+            return;
+        }
         let own = pos
             .piece_at(sq)
             .is_some_and(|p| p.color() == pos.side_to_move());
@@ -170,6 +236,10 @@ fn cell_dragged(ctx: &Rc<Ctx>, from: i32, to: i32) {
         let mut guard = ctx.play.borrow_mut();
         let Some(s) = guard.as_mut() else { return };
         if s.game.outcome().is_some() || s.pending.is_some() {
+            return;
+        }
+        let mover = seat_of(s.game.game().position().side_to_move()).index();
+        if s.remote.as_ref().is_some_and(|r| mover != r.seat as usize) {
             return;
         }
         let legal = s.game.game().position().is_legal(Move::new(from, to));
@@ -216,14 +286,21 @@ fn answer_draw(ctx: &Rc<Ctx>, answer: Action<Move>) {
         .as_ref()
         .and_then(|s| s.game.draw_offer().map(|o| o.by));
     if let Some(by) = offerer {
-        let answerer = Seat::new(1 - by.index() as u8).unwrap_or(Seat::SECOND);
+        let online = ctx
+            .play
+            .borrow()
+            .as_ref()
+            .is_some_and(|s| s.remote.is_some());
+        let answerer = acting_seat(ctx)
+            .filter(|_| online)
+            .unwrap_or_else(|| Seat::new(1 - by.index() as u8).unwrap_or(Seat::SECOND));
         act(ctx, Actor::Seat(answerer), answer);
     }
 }
 
 /// Applies an action to a copy of the match, writes it, and only then shows it.
 fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<Move>) {
-    let (id, next) = {
+    let (id, next, online) = {
         let guard = ctx.play.borrow();
         let Some(s) = guard.as_ref() else { return };
         let mut next = s.game.clone();
@@ -232,15 +309,22 @@ fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<Move>) {
             show_error(ctx, &e.to_string());
             return;
         }
-        (s.id, next)
+        (s.id, next, s.remote.is_some())
     };
     let Some(entry) = next.actions().last().cloned() else {
         return;
     };
     let standing = standing(&next);
     let now = ctx.now();
-    let written =
-        ctx.with_store(|store| store.append_action(id, next.version() - 1, &entry, &standing, now));
+    // A correspondence move goes to the outbox in the same transaction, then to the server.
+    let written = ctx.with_store(|store| {
+        if online {
+            let cid = crate::sync::new_action_id();
+            store.queue_action(id, next.version() - 1, &entry, &standing, &cid, now)
+        } else {
+            store.append_action(id, next.version() - 1, &entry, &standing, now)
+        }
+    });
     if let Err(e) = written {
         show_error(ctx, &e.to_string());
         return;
@@ -252,6 +336,12 @@ fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<Move>) {
         s.pending = None;
     }
     refresh(ctx);
+    if online {
+        ctx.ui()
+            .global::<PlayAdapter>()
+            .set_sync_status("sending".into());
+        ctx.send(Command::Flush);
+    }
     if over {
         ctx.ui().global::<PlayAdapter>().set_show_end_dialog(true);
     }
@@ -266,6 +356,9 @@ fn undo(ctx: &Rc<Ctx>) {
     let (id, record) = {
         let guard = ctx.play.borrow();
         let Some(s) = guard.as_ref() else { return };
+        if s.remote.is_some() {
+            return;
+        }
         let mut record: Record = s.game.record();
         if record.actions.pop().is_none() {
             return;
@@ -332,13 +425,19 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         ToAct::Seat(seat) => seat.index() as i32,
         _ => -1,
     };
-    let base_flip = match settings.orientation {
-        Orientation::RedBottom => false,
-        Orientation::BlackBottom => true,
-        Orientation::SideToMove => pos.side_to_move() == Color::Black,
+    let base_flip = match (&s.remote, settings.orientation) {
+        (Some(r), _) => r.seat == 1,
+        (None, Orientation::RedBottom) => false,
+        (None, Orientation::BlackBottom) => true,
+        (None, Orientation::SideToMove) => pos.side_to_move() == Color::Black,
     };
     let outcome = s.game.outcome();
-    let side = Actor::Seat(seat_of(pos.side_to_move()));
+    let side = Actor::Seat(
+        s.remote
+            .as_ref()
+            .and_then(|r| Seat::new(r.seat))
+            .unwrap_or_else(|| seat_of(pos.side_to_move())),
+    );
     let ui = ctx.ui();
     let a = ui.global::<PlayAdapter>();
     a.set_cells(ModelRc::from(s.cells.clone()));
@@ -349,7 +448,19 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     a.set_black_name(s.players[1].clone().into());
     a.set_to_move(to_move);
     a.set_in_check(marks.check.is_some() && outcome.is_none());
-    a.set_can_undo(!s.game.actions().is_empty());
+    a.set_can_undo(s.remote.is_none() && !s.game.actions().is_empty());
+    a.set_online(s.remote.is_some());
+    a.set_my_seat(s.remote.as_ref().map_or(-1, |r| r.seat as i32));
+    if let Some(r) = &s.remote {
+        let status = if r.invite_code.is_some() {
+            "joining"
+        } else if outcome.is_none() && to_move != r.seat as i32 {
+            "waiting"
+        } else {
+            ""
+        };
+        a.set_sync_status(status.into());
+    }
     a.set_draw_offer_by(s.game.draw_offer().map_or(-1, |o| o.by.index() as i32));
     a.set_can_offer_draw(s.game.legal_actions(side).contains(&Action::OfferDraw));
     a.set_result(result_code(outcome.as_ref().map(|o| &o.result)).into());

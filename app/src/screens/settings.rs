@@ -33,6 +33,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         Orientation::SideToMove => 2,
     });
     adapter.set_confirm_moves(s.confirm_moves);
+    adapter.set_server(ctx.server.borrow().clone().into());
 }
 
 fn changed(ctx: &Rc<Ctx>) {
@@ -56,6 +57,11 @@ fn changed(ctx: &Rc<Ctx>) {
         },
         confirm_moves: adapter.get_confirm_moves(),
     };
+    let server = adapter.get_server().trim().trim_end_matches('/').to_owned();
+    if !server.is_empty() && *ctx.server.borrow() != server {
+        let _ = ctx.with_store(|store| store.set_setting("server", &server));
+        *ctx.server.borrow_mut() = server;
+    }
     let old = ctx.settings.replace(s);
     if old.language != s.language {
         apply_language(&s);

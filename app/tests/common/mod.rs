@@ -5,7 +5,9 @@
 
 use i_slint_backend_testing::{ElementHandle, TestingBackend, TestingBackendOptions};
 use qiguan_app::settings::Language;
-use qiguan_app::ui::{HistoryAdapter, HomeAdapter, Nav, PlayAdapter, ReplayAdapter, Screen};
+use qiguan_app::ui::{
+    GameRow, HistoryAdapter, HomeAdapter, Nav, OnlineAdapter, PlayAdapter, ReplayAdapter, Screen,
+};
 use qiguan_app::{App, AppOptions};
 use slint::ComponentHandle;
 use std::path::Path;
@@ -177,6 +179,31 @@ pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &s
     ui.global::<Nav>().invoke_back();
     ui.global::<HomeAdapter>().invoke_about();
     visit(&app, "about");
+    ui.global::<Nav>().invoke_back();
+
+    // Correspondence: the empty screen, then (as the worker would fill it) a game just
+    // created with its invite code, a typed code, and games waiting, my turn first.
+    ui.global::<HomeAdapter>().invoke_online();
+    visit(&app, "online");
+    let o = ui.global::<OnlineAdapter>();
+    let row = |id: i32, players: &str, plies: i32, to_move: i32| GameRow {
+        id,
+        game: "xiangqi".into(),
+        players: players.into(),
+        date: "2026-11-22 09:30".into(),
+        plies,
+        mode: "correspondence".into(),
+        result: "".into(),
+        reason: "".into(),
+        to_move,
+    };
+    o.set_games(slint::ModelRc::new(slint::VecModel::from(vec![
+        row(7, "Ann – 张三", 12, 0),
+        row(5, "李四 – Ann", 31, 1),
+    ])));
+    o.set_invite("K7QXM-2PD9R".into());
+    o.set_code("q3vwd-8hz1k".into());
+    visit(&app, "online-invite");
     drop(app);
 
     // A damaged database: the failure screen.

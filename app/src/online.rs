@@ -1,0 +1,261 @@
+//! The sync worker: a thread with a tokio runtime that owns the correspondence engine. The UI
+//! thread sends it commands; it answers with events on a channel and wakes the UI thread
+//! (through Slint's event loop in the app, explicitly in tests).
+
+use crate::store::GameId;
+use crate::sync::{Correspondence, SyncError};
+use qiguan_core::GameKind;
+use std::path::PathBuf;
+use std::sync::mpsc as std_mpsc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// What the UI asks of the worker.
+#[derive(Debug)]
+pub enum Command {
+    /// Create a game on `server` with this device in `seat`.
+    Create {
+        server: String,
+        seat: u8,
+        days_per_move: i64,
+        name: String,
+    },
+    /// Join with an invite code.
+    Join {
+        server: String,
+        code: String,
+        name: String,
+    },
+    /// Send the outbox.
+    Flush,
+    /// Fetch every correspondence game.
+    RefreshAll,
+    /// Follow this game (long poll) until told otherwise; `None` stops following.
+    Watch(Option<GameId>),
+    /// Internal: the followed game moved on the server.
+    Moved(GameId),
+}
+
+/// What the worker reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A game was created; show the invite code.
+    Created { id: GameId, code: String },
+    /// A game was joined.
+    Joined { id: GameId },
+    /// These games changed in the local store.
+    Changed(Vec<GameId>),
+    /// Whether the last attempt reached the server, and how many actions still wait.
+    Status { online: bool, pending: usize },
+    /// Something failed; `what` is `create`, `join` or `sync`.
+    Failed { what: &'static str, error: String },
+}
+
+/// A handle to the worker.
+#[derive(Debug, Clone)]
+pub struct Worker {
+    commands: mpsc::UnboundedSender<Command>,
+}
+
+impl Worker {
+    /// Starts the worker on the app's data directory. `wake` is called after each event.
+    pub fn start(
+        data_dir: PathBuf,
+        wake: impl Fn() + Send + 'static,
+    ) -> (Worker, std_mpsc::Receiver<Event>) {
+        let (commands, rx) = mpsc::unbounded_channel();
+        let (events, out) = std_mpsc::channel();
+        let internal = commands.clone();
+        let spawned = std::thread::Builder::new()
+            .name("qiguan-sync".into())
+            .spawn(move || {
+                let runtime = match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(r) => r,
+                    Err(e) => {
+                        let _ = events.send(Event::Failed {
+                            what: "sync",
+                            error: e.to_string(),
+                        });
+                        wake();
+                        return;
+                    }
+                };
+                runtime.block_on(run(data_dir, rx, internal, events, wake));
+            });
+        if spawned.is_err() {
+            // Without a thread there is no sync; local play is unaffected.
+        }
+        (Worker { commands }, out)
+    }
+
+    /// Sends a command (ignored if the worker has stopped).
+    pub fn send(&self, command: Command) {
+        let _ = self.commands.send(command);
+    }
+}
+
+async fn run(
+    data_dir: PathBuf,
+    mut rx: mpsc::UnboundedReceiver<Command>,
+    internal: mpsc::UnboundedSender<Command>,
+    events: std_mpsc::Sender<Event>,
+    wake: impl Fn() + Send + 'static,
+) {
+    let emit = |e: Event| {
+        let _ = events.send(e);
+        wake();
+    };
+    let mut engine = match Correspondence::open(&data_dir) {
+        Ok(engine) => engine,
+        Err(e) => {
+            return emit(Event::Failed {
+                what: "sync",
+                error: e.to_string(),
+            });
+        }
+    };
+    let mut watcher: Option<tokio::task::JoinHandle<()>> = None;
+    // While actions wait in the outbox, retry every few seconds.
+    let mut retry = tokio::time::interval(Duration::from_secs(5));
+    loop {
+        let command = tokio::select! {
+            c = rx.recv() => match c { Some(c) => c, None => break },
+            _ = retry.tick() => {
+                if engine.outbox().map(|o| o.is_empty()).unwrap_or(true) { continue; }
+                Command::Flush
+            }
+        };
+        match command {
+            Command::Create {
+                server,
+                seat,
+                days_per_move,
+                name,
+            } => {
+                match engine
+                    .create(
+                        &server,
+                        GameKind::Xiangqi,
+                        &serde_json::Value::Null,
+                        seat,
+                        days_per_move,
+                        &name,
+                    )
+                    .await
+                {
+                    Ok((id, code)) => emit(Event::Created { id, code }),
+                    Err(e) => emit(Event::Failed {
+                        what: "create",
+                        error: e.to_string(),
+                    }),
+                }
+            }
+            Command::Join { server, code, name } => {
+                match engine.join(&server, &code, &name).await {
+                    Ok(id) => emit(Event::Joined { id }),
+                    Err(e) => emit(Event::Failed {
+                        what: "join",
+                        error: e.to_string(),
+                    }),
+                }
+            }
+            Command::Flush => {
+                let result = engine.flush().await;
+                report(
+                    &engine,
+                    &emit,
+                    result.map(|f| {
+                        let mut ids: Vec<GameId> = f.refused.iter().map(|r| r.0).collect();
+                        ids.dedup();
+                        ids
+                    }),
+                );
+            }
+            Command::RefreshAll => {
+                let result = engine.refresh_all().await;
+                report(&engine, &emit, result);
+            }
+            Command::Moved(id) => {
+                let result = engine
+                    .refresh(id)
+                    .await
+                    .map(|changed| if changed { vec![id] } else { vec![] });
+                report(&engine, &emit, result);
+            }
+            Command::Watch(target) => {
+                if let Some(task) = watcher.take() {
+                    task.abort();
+                }
+                if let Some(id) = target {
+                    watcher = watch(&engine, id, internal.clone());
+                }
+            }
+        }
+    }
+}
+
+/// Reports the result of a sync step: changed games, or being offline.
+fn report(engine: &Correspondence, emit: &impl Fn(Event), result: Result<Vec<GameId>, SyncError>) {
+    let pending = engine.outbox().map_or(0, |o| o.len());
+    match result {
+        Ok(changed) => {
+            if !changed.is_empty() {
+                emit(Event::Changed(changed));
+            }
+            emit(Event::Status {
+                online: true,
+                pending,
+            });
+        }
+        Err(SyncError::Offline(_)) => emit(Event::Status {
+            online: false,
+            pending,
+        }),
+        Err(e) => emit(Event::Failed {
+            what: "sync",
+            error: e.to_string(),
+        }),
+    }
+}
+
+/// Long-polls one game on its own task; each time it moves, asks the worker to mirror it.
+fn watch(
+    engine: &Correspondence,
+    id: GameId,
+    internal: mpsc::UnboundedSender<Command>,
+) -> Option<tokio::task::JoinHandle<()>> {
+    let remote = engine.store().remote(id).ok()??;
+    let mut after = engine.store().load(id).ok()?.record.actions.len();
+    let client = engine.client().clone();
+    let mut awaiting_join = remote.invite_code.is_some();
+    Some(tokio::spawn(async move {
+        loop {
+            match client
+                .wait(
+                    &remote.server,
+                    &remote.remote_id,
+                    &remote.token,
+                    after,
+                    Duration::from_secs(25),
+                )
+                .await
+            {
+                Ok(view) => {
+                    let joined = awaiting_join && view.seats_filled.iter().all(|f| *f);
+                    if view.version != after || joined {
+                        after = view.version;
+                        awaiting_join &= !joined;
+                        if internal.send(Command::Moved(id)).is_err() {
+                            return;
+                        }
+                    }
+                }
+                // Offline: try again shortly.
+                Err(_) => tokio::time::sleep(Duration::from_secs(3)).await,
+            }
+        }
+    }))
+}

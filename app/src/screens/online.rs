@@ -1,0 +1,149 @@
+//! Correspondence: create, invite, join, the list of games; and the sync worker's reports.
+
+use super::{handler, handler0};
+use crate::app::Ctx;
+use crate::history_model::game_row;
+use crate::online::{Command, Event, Worker};
+use crate::store::GameId;
+use qiguan_ui::{GameRow, OnlineAdapter, Screen};
+use slint::{ComponentHandle, ModelRc, VecModel};
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+
+/// The server used until the player sets another.
+pub const DEFAULT_SERVER: &str = "http://127.0.0.1:8080";
+
+thread_local! {
+    /// The context, for events that arrive through the Slint event loop.
+    static CONTEXT: RefCell<Weak<Ctx>> = const { RefCell::new(Weak::new()) };
+}
+
+/// Reads the server setting and starts the sync worker (when the history is open).
+pub fn start(ctx: &Rc<Ctx>) {
+    let server = ctx
+        .with_store(|s| s.setting("server"))
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| DEFAULT_SERVER.to_owned());
+    *ctx.server.borrow_mut() = server;
+    CONTEXT.with(|c| *c.borrow_mut() = Rc::downgrade(ctx));
+    if ctx.store.borrow().is_none() {
+        return;
+    }
+    let (worker, events) = Worker::start(ctx.data_dir.clone(), || {
+        // Runs on the worker thread: hop to the UI thread, where the context lives.
+        let _ = slint::invoke_from_event_loop(|| {
+            if let Some(ctx) = CONTEXT.with(|c| c.borrow().upgrade()) {
+                ctx.drain_sync();
+            }
+        });
+    });
+    *ctx.worker.borrow_mut() = Some(worker);
+    *ctx.sync_events.borrow_mut() = Some(events);
+    ctx.send(Command::Flush);
+}
+
+pub fn connect(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let a = ui.global::<OnlineAdapter>();
+    a.on_create(handler0(ctx, |ctx| {
+        let ui = ctx.ui();
+        let a = ui.global::<OnlineAdapter>();
+        a.set_busy(true);
+        a.set_error("".into());
+        ctx.send(Command::Create {
+            server: ctx.server.borrow().clone(),
+            seat: a.get_side().clamp(0, 1) as u8,
+            days_per_move: a.get_days().clamp(1, 14) as i64,
+            name: a.get_name().trim().to_owned(),
+        });
+    }));
+    a.on_join(handler0(ctx, |ctx| {
+        let ui = ctx.ui();
+        let a = ui.global::<OnlineAdapter>();
+        a.set_busy(true);
+        a.set_error("".into());
+        ctx.send(Command::Join {
+            server: ctx.server.borrow().clone(),
+            code: a.get_code().trim().to_owned(),
+            name: a.get_name().trim().to_owned(),
+        });
+    }));
+    a.on_open(handler(ctx, |ctx, id: i32| {
+        super::play::open(ctx, GameId(id as i64))
+    }));
+    a.on_refresh(handler0(ctx, |ctx| {
+        ctx.send(Command::Flush);
+        ctx.send(Command::RefreshAll);
+    }));
+    a.on_dismiss_invite(handler0(ctx, |ctx| {
+        ctx.ui().global::<OnlineAdapter>().set_invite("".into());
+    }));
+}
+
+/// Shows the correspondence games, the seat's turn first, then the nearest deadline.
+pub fn refresh(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let a = ui.global::<OnlineAdapter>();
+    a.set_server(ctx.server.borrow().clone().into());
+    let rows = ctx
+        .with_store(|store| {
+            let mut remotes = store.remote_games()?;
+            remotes.sort_by_key(|r| (!r.your_turn, r.deadline.unwrap_or(i64::MAX)));
+            let mut rows: Vec<GameRow> = Vec::new();
+            for r in remotes {
+                if let Some(s) = store.summaries(&[r.game_id])?.first() {
+                    let other = 1 - r.seat as i32;
+                    let to_move = if s.result.is_some() {
+                        -1
+                    } else if r.your_turn {
+                        r.seat as i32
+                    } else {
+                        other
+                    };
+                    rows.push(game_row(s, to_move));
+                }
+            }
+            Ok(rows)
+        })
+        .unwrap_or_default();
+    a.set_games(ModelRc::new(VecModel::from(rows)));
+}
+
+/// Handles one report from the sync worker.
+pub fn handle(ctx: &Rc<Ctx>, event: Event) {
+    let ui = ctx.ui();
+    let a = ui.global::<OnlineAdapter>();
+    match event {
+        Event::Created { code, .. } => {
+            a.set_busy(false);
+            a.set_invite(code.into());
+            refresh(ctx);
+        }
+        Event::Joined { id } => {
+            a.set_busy(false);
+            a.set_code("".into());
+            refresh(ctx);
+            super::play::open(ctx, id);
+        }
+        Event::Changed(ids) => {
+            refresh(ctx);
+            super::play::reload_if_open(ctx, &ids);
+            if ui.global::<qiguan_ui::Nav>().get_screen() == Screen::Home {
+                super::home::refresh(ctx);
+            }
+        }
+        Event::Status { online, pending } => {
+            a.set_online(online);
+            a.set_pending(pending as i32);
+            super::play::set_sync_status(ctx, online, pending);
+        }
+        Event::Failed { what, error } => {
+            a.set_busy(false);
+            if what == "sync" {
+                a.set_online(false);
+            }
+            a.set_error(error.into());
+        }
+    }
+}

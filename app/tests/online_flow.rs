@@ -1,0 +1,111 @@
+//! Correspondence through the UI: create on a real server (in this process), pass the code to
+//! a second device, play, and see the opponent's move arrive.
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+mod common;
+
+use common::{all, click, one, point, press, start, targets};
+use qiguan_app::settings::Language;
+use qiguan_app::store::GameId;
+use qiguan_app::sync::Correspondence;
+use qiguan_app::ui::{Nav, OnlineAdapter, PlayAdapter, Screen, SettingsAdapter};
+use slint::ComponentHandle;
+use std::time::{Duration, Instant};
+
+/// Starts qiguan-server on 127.0.0.1 (a free port) in a background thread; returns its URL.
+fn server(dir: &std::path::Path) -> String {
+    let config = qiguan_server::Config {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        db: dir.join("server.sqlite"),
+        ip_rate: 0.0,
+        token_rate: 0.0,
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        rt.block_on(async move {
+            let state = qiguan_server::open(&config, qiguan_server::system_clock()).unwrap();
+            let listener = tokio::net::TcpListener::bind(config.listen).await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            let app = qiguan_server::router(state)
+                .into_make_service_with_connect_info::<std::net::SocketAddr>();
+            axum::serve(listener, app).await.unwrap();
+        });
+    });
+    format!("http://{}", rx.recv().unwrap())
+}
+
+/// Lets the sync worker's reports reach the UI until `done` holds (at most `limit`).
+fn until(app: &qiguan_app::App, limit: Duration, mut done: impl FnMut() -> bool) -> Duration {
+    let started = Instant::now();
+    while !done() {
+        assert!(started.elapsed() < limit, "gave up after {limit:?}");
+        std::thread::sleep(Duration::from_millis(10));
+        app.drain_sync();
+    }
+    started.elapsed()
+}
+
+#[test]
+fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = server(dir.path());
+    let app = start(&dir.path().join("red"), Language::English, (360, 780));
+    let settings = app.window().global::<SettingsAdapter>();
+    press(&app, "Settings");
+    settings.set_server(url.clone().into());
+    settings.invoke_changed();
+    press(&app, "Back");
+
+    press(&app, "Correspondence: play a friend over days");
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Online);
+    press(&app, "Create game");
+    let online = app.window().global::<OnlineAdapter>();
+    until(&app, Duration::from_secs(10), || {
+        !online.get_invite().is_empty()
+    });
+    let code = online.get_invite().to_string();
+    assert!(one(&app, &format!("Invite code {code}")).is_valid());
+
+    // The opponent's device joins with the code.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let opp_dir = tempfile::tempdir().unwrap();
+    let mut opponent = Correspondence::open(opp_dir.path()).unwrap();
+    let theirs: GameId = rt.block_on(opponent.join(&url, &code, "Bo")).unwrap();
+
+    press(&app, "Done");
+    press(&app, "Continue game 1");
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Play);
+    let play = app.window().global::<PlayAdapter>();
+    assert!(play.get_online());
+    assert!(
+        all(&app, "Undo").is_empty(),
+        "no undo against a remote opponent"
+    );
+
+    click(&app, "h3");
+    click(&app, "e3");
+    assert!(point(&app, "e3").contains("red 炮"), "shown at once");
+    until(&app, Duration::from_secs(10), || {
+        online.get_pending() == 0 && online.get_online()
+    });
+    // Black's turn now: Red's pieces do not answer.
+    click(&app, "e3");
+    assert!(targets(&app).is_empty());
+
+    assert!(
+        rt.block_on(opponent.wait(theirs, Duration::from_secs(5)))
+            .unwrap()
+    );
+    assert_eq!(opponent.game(theirs).unwrap().version(), 1);
+    opponent.play(theirs, "h10g8").unwrap();
+    rt.block_on(opponent.flush()).unwrap();
+    let took = until(&app, Duration::from_secs(5), || {
+        point(&app, "g8").contains("black 马")
+    });
+    assert!(
+        took < Duration::from_secs(1),
+        "the opponent's move took {took:?}"
+    );
+    assert!(one(&app, "Red · to move").is_valid());
+}
