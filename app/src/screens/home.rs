@@ -31,7 +31,17 @@ pub fn connect(ctx: &Rc<Ctx>) {
 pub fn refresh(ctx: &Rc<Ctx>) {
     let rows: Vec<GameRow> = ctx
         .with_store(|store| {
-            let summaries = store.unfinished(UNFINISHED_SHOWN)?;
+            // Correspondence games waiting for this device first; a stable sort keeps the rest
+            // newest first.
+            let mut summaries = store.unfinished(50)?;
+            summaries.sort_by_key(|s| {
+                !store
+                    .remote(s.id)
+                    .ok()
+                    .flatten()
+                    .is_some_and(|r| r.your_turn)
+            });
+            summaries.truncate(UNFINISHED_SHOWN);
             Ok(summaries
                 .iter()
                 .map(|s| {

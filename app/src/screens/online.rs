@@ -41,6 +41,7 @@ pub fn start(ctx: &Rc<Ctx>) {
     *ctx.worker.borrow_mut() = Some(worker);
     *ctx.sync_events.borrow_mut() = Some(events);
     ctx.send(Command::Flush);
+    ctx.send(Command::RefreshAll);
 }
 
 pub fn connect(ctx: &Rc<Ctx>) {
