@@ -109,3 +109,46 @@ fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {
     );
     assert!(one(&app, "Red · to move").is_valid());
 }
+
+#[test]
+fn home_lists_correspondence_games_waiting_for_me_first() {
+    use qiguan_app::store::{Mode, NewGame, RemoteGame, Standing, Store};
+    use qiguan_core::AnyMatch;
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut store = Store::open_dir(dir.path()).unwrap();
+        let game = AnyMatch::new(
+            qiguan_core::GameKind::Xiangqi,
+            &serde_json::Value::Null,
+            &serde_json::Value::Null,
+        )
+        .unwrap();
+        let standing = Standing::of(&game);
+        let remote_game =
+            NewGame::from_match(&game, Mode::Correspondence, vec!["Me".into(), "Far".into()]);
+        let remote = RemoteGame {
+            game_id: GameId(0),
+            server: "http://127.0.0.1:9".into(),
+            remote_id: "abc".into(),
+            seat: 0,
+            token: "t".into(),
+            invite_code: None,
+            days_per_move: 3,
+            deadline: Some(1),
+            your_turn: true,
+        };
+        // The correspondence game is older; a local game was touched since.
+        store
+            .create_remote_game(&remote_game, &remote, &[], &standing, 1_000)
+            .unwrap();
+        let local = NewGame::from_match(&game, Mode::PassAndPlay, vec!["Near".into(), "By".into()]);
+        store.create_game(&local, 2_000).unwrap();
+    }
+    let app = start(dir.path(), Language::English, (360, 780));
+    let first = one(&app, "Continue game 1").absolute_position().y;
+    let second = one(&app, "Continue game 2").absolute_position().y;
+    assert!(
+        first < second,
+        "my-turn correspondence game {first} above the newer local one {second}"
+    );
+}

@@ -50,6 +50,31 @@ pub enum Actor {
     Authority,
 }
 
+/// The compact text form stores use: the seat's number (`0`), or `authority`.
+impl Display for Actor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Actor::Seat(seat) => write!(f, "{}", seat.index()),
+            Actor::Authority => f.write_str("authority"),
+        }
+    }
+}
+
+impl FromStr for Actor {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        if text == "authority" {
+            return Ok(Actor::Authority);
+        }
+        let n: u8 = text
+            .parse()
+            .map_err(|_| format!("not an actor: {text:?}"))?;
+        Seat::new(n)
+            .map(Actor::Seat)
+            .ok_or_else(|| format!("no seat {n}"))
+    }
+}
+
 /// Who is looking: a seat sees its own secrets, a spectator sees only what is public.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -247,3 +247,14 @@ fn a_timeout_is_claimed_against_the_seat_to_act_and_replays() {
         "core keeps no clock"
     );
 }
+
+#[test]
+fn actors_have_a_compact_text_form_for_stores() {
+    for actor in [RED, BLACK, Actor::Authority] {
+        assert_eq!(actor.to_string().parse::<Actor>(), Ok(actor));
+    }
+    assert_eq!(RED.to_string(), "0");
+    assert_eq!(Actor::Authority.to_string(), "authority");
+    assert!("9".parse::<Actor>().is_err());
+    assert!("red".parse::<Actor>().is_err());
+}

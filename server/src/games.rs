@@ -183,20 +183,6 @@ impl GameState {
     }
 }
 
-fn actor_text(actor: Actor) -> String {
-    match actor {
-        Actor::Seat(s) => s.index().to_string(),
-        Actor::Authority => "authority".into(),
-    }
-}
-
-fn parse_actor(text: &str) -> Option<Actor> {
-    if text == "authority" {
-        return Some(Actor::Authority);
-    }
-    Seat::new(text.parse().ok()?).map(Actor::Seat)
-}
-
 impl Games {
     /// Builds the registry from what the store holds.
     pub fn load(
@@ -213,7 +199,7 @@ impl Games {
             let mut client_ids = HashMap::new();
             let mut actions = Vec::new();
             for (ply, (actor, action, client_id, _at)) in g.actions.into_iter().enumerate() {
-                let by = parse_actor(&actor).ok_or_else(|| format!("game {}: bad actor", g.id))?;
+                let by: Actor = actor.parse().map_err(|e| format!("game {}: {e}", g.id))?;
                 if let Some(id) = client_id {
                     client_ids.insert(id, ply);
                 }
@@ -549,7 +535,7 @@ impl Games {
             Write::Action {
                 game_id: game_id.into(),
                 ply,
-                actor: actor_text(entry.by),
+                actor: entry.by.to_string(),
                 action: entry.action,
                 client_action_id: Some(req.client_action_id.clone()),
                 at: now,

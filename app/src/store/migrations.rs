@@ -131,7 +131,7 @@ fn replay_v1(
         .into_iter()
         .map(|(actor, action)| {
             Some(RecordEntry {
-                by: super::parse_actor(&actor)?,
+                by: actor.parse().ok()?,
                 action,
             })
         })

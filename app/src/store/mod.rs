@@ -386,7 +386,7 @@ impl Store {
                 "INSERT INTO actions (game_id, ply, actor, action) VALUES (?1, ?2, ?3, ?4)",
             )?;
             for (ply, entry) in actions.iter().enumerate() {
-                insert.execute(params![id, ply as i64, actor_text(entry.by), entry.action])?;
+                insert.execute(params![id, ply as i64, entry.by.to_string(), entry.action])?;
             }
         }
         tx.commit()?;
@@ -422,7 +422,7 @@ impl Store {
         }
         tx.execute(
             "INSERT INTO actions (game_id, ply, actor, action) VALUES (?1, ?2, ?3, ?4)",
-            params![id.0, ply as i64, actor_text(entry.by), entry.action],
+            params![id.0, ply as i64, entry.by.to_string(), entry.action],
         )?;
         update_standing(&tx, id, standing, now)?;
         tx.commit()?;
@@ -475,7 +475,7 @@ impl Store {
             })?
             .map(|row| {
                 let (actor, action) = row?;
-                let by = parse_actor(&actor).ok_or_else(|| bad(format!("bad actor {actor:?}")))?;
+                let by = actor.parse().map_err(bad)?;
                 Ok(RecordEntry { by, action })
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
@@ -658,23 +658,6 @@ fn update_standing(
 /// Returns the game kind for its stored name.
 pub fn parse_kind(text: &str) -> Option<GameKind> {
     serde_json::from_value(serde_json::Value::String(text.to_owned())).ok()
-}
-
-fn actor_text(actor: Actor) -> String {
-    match actor {
-        Actor::Seat(seat) => seat.index().to_string(),
-        Actor::Authority => "authority".to_owned(),
-    }
-}
-
-fn parse_actor(text: &str) -> Option<Actor> {
-    if text == "authority" {
-        return Some(Actor::Authority);
-    }
-    let n: u8 = text.parse().ok()?;
-    serde_json::from_value(serde_json::Value::from(n))
-        .ok()
-        .map(Actor::Seat)
 }
 
 /// Replays a stored game, for resuming it.
@@ -865,7 +848,7 @@ impl Store {
             for (i, e) in entries.iter().enumerate() {
                 s.conn.execute(
                     "INSERT INTO actions (game_id, ply, actor, action) VALUES (?1, ?2, ?3, ?4)",
-                    params![id.0, (from + i) as i64, actor_text(e.by), e.action],
+                    params![id.0, (from + i) as i64, e.by.to_string(), e.action],
                 )?;
             }
             update_standing(&s.conn, id, standing, now)
