@@ -62,6 +62,8 @@
 pub mod action;
 pub mod any;
 pub mod game;
+pub mod graph;
+pub mod junqi;
 pub mod matches;
 pub mod record;
 pub mod seat;
