@@ -1,0 +1,234 @@
+//! Deployment: where a side's 25 pieces start. Checked against every rule at once (all the
+//! problems are reported, not just the first); dealt at random; a few classic layouts.
+
+use super::board::{COLUMNS, Point};
+use super::pieces::{Rank, Side};
+use std::fmt;
+
+/// One side's placement: the kind on each of its 25 deployable points.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Deployment {
+    /// The side.
+    pub side: Side,
+    /// Points and the kind placed on each.
+    pub pieces: Vec<(Point, Rank)>,
+}
+
+/// One thing wrong with a deployment.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum DeployProblem {
+    /// A kind appears the wrong number of times.
+    WrongCount {
+        /// The kind.
+        rank: Rank,
+        /// How many there are.
+        found: usize,
+    },
+    /// A piece is outside this side's half.
+    OutsideHalf(Point),
+    /// Two pieces on one point.
+    SamePoint(Point),
+    /// A piece in a camp (camps start empty).
+    InCamp(Point),
+    /// The flag is not in a headquarters.
+    FlagNotInHeadquarters(Point),
+    /// A landmine outside the back two rows.
+    LandmineTooFarForward(Point),
+    /// A bomb in the front row.
+    BombInFrontRow(Point),
+}
+
+impl fmt::Display for DeployProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeployProblem::WrongCount { rank, found } => write!(
+                f,
+                "{} {} ({}) placed, {} needed",
+                found,
+                rank.chinese(),
+                format!("{rank:?}").to_lowercase(),
+                rank.count()
+            ),
+            DeployProblem::OutsideHalf(p) => write!(f, "{p} is not in your half"),
+            DeployProblem::SamePoint(p) => write!(f, "two pieces on {p}"),
+            DeployProblem::InCamp(p) => write!(f, "{p} is a camp and starts empty"),
+            DeployProblem::FlagNotInHeadquarters(p) => {
+                write!(f, "the flag must be in a headquarters, not {p}")
+            }
+            DeployProblem::LandmineTooFarForward(p) => {
+                write!(f, "landmines go in the back two rows, not {p}")
+            }
+            DeployProblem::BombInFrontRow(p) => {
+                write!(f, "bombs may not start in the front row ({p})")
+            }
+        }
+    }
+}
+
+/// Returns the 25 points a side deploys on: its half without the camps.
+pub fn deployable(side: Side) -> Vec<Point> {
+    Point::all()
+        .filter(|p| side.own_row(p.row()) <= 5 && !p.is_camp())
+        .collect()
+}
+
+impl Deployment {
+    /// Checks every rule; returns all the problems found.
+    pub fn validate(&self) -> Result<(), Vec<DeployProblem>> {
+        let mut problems = Vec::new();
+        for rank in Rank::ALL {
+            let found = self.pieces.iter().filter(|(_, r)| *r == rank).count();
+            if found != rank.count() {
+                problems.push(DeployProblem::WrongCount { rank, found });
+            }
+        }
+        let mut seen = Vec::new();
+        for &(p, rank) in &self.pieces {
+            let own_row = self.side.own_row(p.row());
+            if own_row > 5 {
+                problems.push(DeployProblem::OutsideHalf(p));
+                continue;
+            }
+            if seen.contains(&p) {
+                problems.push(DeployProblem::SamePoint(p));
+            }
+            seen.push(p);
+            if p.is_camp() {
+                problems.push(DeployProblem::InCamp(p));
+            }
+            match rank {
+                Rank::Flag if !p.is_headquarters() => {
+                    problems.push(DeployProblem::FlagNotInHeadquarters(p))
+                }
+                Rank::Landmine if own_row > 1 => {
+                    problems.push(DeployProblem::LandmineTooFarForward(p))
+                }
+                Rank::Bomb if own_row == 5 => problems.push(DeployProblem::BombInFrontRow(p)),
+                _ => {}
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
+    }
+
+    /// Deals a random legal deployment from `seed` (the authority supplies the randomness).
+    pub fn random(side: Side, seed: u64) -> Deployment {
+        let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut free = deployable(side);
+        let mut pieces = Vec::with_capacity(25);
+        let mut place = |allowed: &dyn Fn(Point) -> bool, rank: Rank, free: &mut Vec<Point>| {
+            let choices: Vec<usize> = (0..free.len()).filter(|&i| allowed(free[i])).collect();
+            let i = choices[next(choices.len())];
+            pieces.push((free.swap_remove(i), rank));
+        };
+        // The constrained pieces first, so that every choice still leaves room for the rest.
+        place(&|p: Point| p.is_headquarters(), Rank::Flag, &mut free);
+        for _ in 0..Rank::Landmine.count() {
+            place(
+                &|p: Point| side.own_row(p.row()) <= 1,
+                Rank::Landmine,
+                &mut free,
+            );
+        }
+        for _ in 0..Rank::Bomb.count() {
+            place(&|p: Point| side.own_row(p.row()) < 5, Rank::Bomb, &mut free);
+        }
+        for rank in Rank::ALL
+            .into_iter()
+            .filter(|r| !matches!(r, Rank::Flag | Rank::Landmine | Rank::Bomb))
+        {
+            for _ in 0..rank.count() {
+                place(&|_| true, rank, &mut free);
+            }
+        }
+        Deployment { side, pieces }
+    }
+
+    /// Returns a classic layout by name, for South; `mirror` gives it to North.
+    pub fn classic(name: &str) -> Option<Deployment> {
+        let rows = CLASSICS.iter().find(|(n, _)| *n == name)?.1;
+        let mut pieces = Vec::new();
+        // Rows are written front (row 5) to back (row 0); `.` marks a camp.
+        for (i, line) in rows.iter().enumerate() {
+            let row = 5 - i;
+            for (column, word) in line.split_whitespace().enumerate().take(COLUMNS) {
+                if word == "." {
+                    continue;
+                }
+                let rank = Rank::ALL.into_iter().find(|r| r.chinese() == word)?;
+                pieces.push((Point::new(row, column)?, rank));
+            }
+        }
+        Some(Deployment {
+            side: Side::South,
+            pieces,
+        })
+    }
+
+    /// Returns the same layout for the other side, as that side sees it (mirrored).
+    pub fn mirror(&self) -> Deployment {
+        let pieces = self
+            .pieces
+            .iter()
+            .filter_map(|&(p, r)| {
+                Point::new(11 - p.row(), COLUMNS - 1 - p.column()).map(|q| (q, r))
+            })
+            .collect();
+        Deployment {
+            side: self.side.other(),
+            pieces,
+        }
+    }
+}
+
+/// The names of the classic layouts.
+pub fn classic_names() -> impl Iterator<Item = &'static str> {
+    CLASSICS.iter().map(|(n, _)| *n)
+}
+
+/// Classic layouts, front row first. They are common shapes: the flag guarded by landmines in
+/// a corner headquarters, bombs behind the front, strong pieces on the rail corners.
+const CLASSICS: [(&str, [&str; 6]); 3] = [
+    (
+        "稳守 Steady defence",
+        [
+            "连长 排长 工兵 连长 营长",
+            "团长 . 师长 . 旅长",
+            "工兵 营长 . 排长 炸弹",
+            "军长 . 炸弹 . 司令",
+            "团长 师长 工兵 地雷 旅长",
+            "连长 军旗 地雷 地雷 排长",
+        ],
+    ),
+    (
+        "快攻 Fast attack",
+        [
+            "司令 排长 工兵 军长 连长",
+            "师长 . 团长 . 师长",
+            "工兵 营长 . 炸弹 旅长",
+            "排长 . 炸弹 . 团长",
+            "营长 连长 地雷 工兵 旅长",
+            "地雷 地雷 连长 军旗 排长",
+        ],
+    ),
+    (
+        "中路 Centre",
+        [
+            "排长 连长 司令 连长 排长",
+            "工兵 . 军长 . 工兵",
+            "旅长 师长 . 师长 旅长",
+            "团长 . 炸弹 . 团长",
+            "营长 炸弹 工兵 营长 地雷",
+            "连长 军旗 地雷 排长 地雷",
+        ],
+    ),
+];
