@@ -1,11 +1,13 @@
 //! Junqi (land battle chess). So far: the board's geometry, the pieces and the battle table,
-//! and deployments (validation, random, classic layouts). Movement, the three modes, the
-//! match state and the views follow (issue 5).
+//! deployments (validation, random, classic layouts) and movement. The three modes, the match
+//! state, the views and the computer opponent follow (issue 5).
 
 pub mod board;
 pub mod deployment;
+pub mod movegen;
 pub mod pieces;
 
 pub use board::{Point, graph};
 pub use deployment::{DeployProblem, Deployment};
+pub use movegen::{Board, Move, MoveRules, Piece};
 pub use pieces::{Battle, BattleRules, Rank, Side, battle};
