@@ -157,3 +157,28 @@ fn a_bad_deployment_reports_every_problem() {
     assert!(text.iter().any(|t| t.contains("headquarters")), "{text:?}");
     assert!(problems.len() >= 6);
 }
+
+#[test]
+fn deployments_have_a_text_form_shared_by_both_sides() {
+    let south = Deployment::classic("稳守 Steady defence").unwrap();
+    let text = south.to_text();
+    assert_eq!(text.len(), 25);
+    assert_eq!(
+        &text[..5],
+        "7FLL8",
+        "the back row from South's left: 连长 军旗 地雷 地雷 排长"
+    );
+    assert_eq!(Deployment::from_text(Side::South, &text).unwrap(), south);
+    let north = south.mirror();
+    assert_eq!(north.to_text(), text, "the owner's view is the same layout");
+    assert_eq!(Deployment::from_text(Side::North, &text).unwrap(), north);
+    for seed in 0..50 {
+        let d = Deployment::random(Side::North, seed);
+        assert_eq!(Deployment::from_text(Side::North, &d.to_text()).unwrap(), d);
+    }
+    assert!(Deployment::from_text(Side::South, "123").is_err());
+    assert!(Deployment::from_text(Side::South, &"Z".repeat(25)).is_err());
+    // Syntax is fine but the rules are not: all flags.
+    let flags = Deployment::from_text(Side::South, &"F".repeat(25)).unwrap();
+    assert!(flags.validate().is_err());
+}

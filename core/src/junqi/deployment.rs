@@ -5,7 +5,8 @@ use super::board::{COLUMNS, Point};
 use super::pieces::{Rank, Side};
 use std::fmt;
 
-/// One side's placement: the kind on each of its 25 deployable points.
+/// One side's placement: the kind on each of its 25 deployable points. The constructors keep
+/// `pieces` sorted by point, so equal layouts compare equal.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Deployment {
     /// The side.
@@ -150,7 +151,12 @@ impl Deployment {
                 place(&|_| true, rank, &mut free);
             }
         }
-        Deployment { side, pieces }
+        Deployment { side, pieces }.sorted()
+    }
+
+    fn sorted(mut self) -> Deployment {
+        self.pieces.sort_by_key(|(p, _)| *p);
+        self
     }
 
     /// Returns a classic layout by name, for South; `mirror` gives it to North.
@@ -168,10 +174,13 @@ impl Deployment {
                 pieces.push((Point::new(row, column)?, rank));
             }
         }
-        Some(Deployment {
-            side: Side::South,
-            pieces,
-        })
+        Some(
+            Deployment {
+                side: Side::South,
+                pieces,
+            }
+            .sorted(),
+        )
     }
 
     /// Returns the same layout for the other side, as that side sees it (mirrored).
@@ -187,6 +196,78 @@ impl Deployment {
             side: self.side.other(),
             pieces,
         }
+        .sorted()
+    }
+}
+
+/// The letter each kind is written with in a deployment's text: its rank 1–9, or B (bomb),
+/// L (landmine), F (flag).
+fn letter(rank: Rank) -> char {
+    match rank.level() {
+        Some(level) => (b'0' + level) as char,
+        None => match rank {
+            Rank::Bomb => 'B',
+            Rank::Landmine => 'L',
+            _ => 'F',
+        },
+    }
+}
+
+/// The side's 25 deployable points in the order its text lists them: from its own back row
+/// forward, each row from its own left.
+fn text_order(side: Side) -> Vec<Point> {
+    let mut points = Vec::with_capacity(25);
+    for own_row in 0..=5 {
+        for own_column in 0..COLUMNS {
+            let (row, column) = match side {
+                Side::South => (own_row, own_column),
+                Side::North => (11 - own_row, COLUMNS - 1 - own_column),
+            };
+            if let Some(p) = Point::new(row, column).filter(|p| !p.is_camp()) {
+                points.push(p);
+            }
+        }
+    }
+    points
+}
+
+impl Deployment {
+    /// Writes the layout as 25 characters, as its owner sees it (so South and North share
+    /// saved layouts): `1`–`9` for ranks, `B` bomb, `L` landmine, `F` flag, `.` nothing.
+    pub fn to_text(&self) -> String {
+        text_order(self.side)
+            .into_iter()
+            .map(|p| {
+                self.pieces
+                    .iter()
+                    .find(|(q, _)| *q == p)
+                    .map_or('.', |(_, r)| letter(*r))
+            })
+            .collect()
+    }
+
+    /// Reads a layout written by [`Deployment::to_text`] for `side`. Only the syntax is
+    /// checked here; [`Deployment::validate`] checks the rules.
+    pub fn from_text(side: Side, text: &str) -> Result<Deployment, String> {
+        let chars: Vec<char> = text.trim().chars().collect();
+        if chars.len() != 25 {
+            return Err(format!(
+                "a deployment has 25 characters, not {}",
+                chars.len()
+            ));
+        }
+        let mut pieces = Vec::new();
+        for (p, c) in text_order(side).into_iter().zip(chars) {
+            if c == '.' {
+                continue;
+            }
+            let rank = Rank::ALL
+                .into_iter()
+                .find(|r| letter(*r) == c.to_ascii_uppercase())
+                .ok_or_else(|| format!("{c:?} is not a piece (1-9, B, L, F)"))?;
+            pieces.push((p, rank));
+        }
+        Ok(Deployment { side, pieces }.sorted())
     }
 }
 
