@@ -1,6 +1,7 @@
 //! [`AnyMatch`]: one runtime type over every game, for the app and the server.
 
 use crate::game::{Actor, GameKind, Rules, SetupError, ToAct, Viewer};
+use crate::junqi::Junqi;
 use crate::matches::{ActionError, Match};
 use crate::record::{Record, RecordEntry, RecordError};
 use crate::xiangqi::Xiangqi;
@@ -12,6 +13,8 @@ use crate::xiangqi::Xiangqi;
 pub enum AnyMatch {
     /// A Xiangqi match.
     Xiangqi(Match<Xiangqi>),
+    /// A Junqi match.
+    Junqi(Match<Junqi>),
 }
 
 /// Runs the same expression on whichever match is inside.
@@ -19,6 +22,7 @@ macro_rules! each {
     ($value:expr, $m:ident => $body:expr) => {
         match $value {
             AnyMatch::Xiangqi($m) => $body,
+            AnyMatch::Junqi($m) => $body,
         }
     };
 }
@@ -49,6 +53,11 @@ impl AnyMatch {
                 let setup = decode(setup, "setup")?;
                 Ok(AnyMatch::Xiangqi(Match::new(&options, setup.as_ref())?))
             }
+            GameKind::Junqi => {
+                let options = decode(options, "options")?.unwrap_or_default();
+                let setup = decode(setup, "setup")?;
+                Ok(AnyMatch::Junqi(Match::new(&options, setup.as_ref())?))
+            }
         }
     }
 
@@ -56,6 +65,7 @@ impl AnyMatch {
     pub fn from_record(record: &Record) -> Result<Self, RecordError> {
         match record.game {
             GameKind::Xiangqi => Ok(AnyMatch::Xiangqi(Match::from_record(record)?)),
+            GameKind::Junqi => Ok(AnyMatch::Junqi(Match::from_record(record)?)),
         }
     }
 
@@ -63,6 +73,7 @@ impl AnyMatch {
     pub fn kind(&self) -> GameKind {
         match self {
             AnyMatch::Xiangqi(_) => GameKind::Xiangqi,
+            AnyMatch::Junqi(_) => GameKind::Junqi,
         }
     }
 

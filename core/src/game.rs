@@ -13,6 +13,8 @@ use std::str::FromStr;
 pub enum GameKind {
     /// Xiangqi, Chinese chess (象棋).
     Xiangqi,
+    /// Junqi, land battle chess (军棋).
+    Junqi,
 }
 
 impl GameKind {
@@ -20,6 +22,7 @@ impl GameKind {
     pub fn as_str(self) -> &'static str {
         match self {
             GameKind::Xiangqi => "xiangqi",
+            GameKind::Junqi => "junqi",
         }
     }
 }
@@ -35,6 +38,7 @@ impl FromStr for GameKind {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "xiangqi" => Ok(GameKind::Xiangqi),
+            "junqi" => Ok(GameKind::Junqi),
             _ => Err(format!("unknown game `{s}`")),
         }
     }
@@ -192,6 +196,8 @@ pub enum EndReason {
     DrawAgreed,
     /// A seat let its deadline pass and the opponent claimed the win.
     Timeout,
+    /// The flag was taken (Junqi).
+    FlagCaptured,
 }
 
 impl EndReason {
@@ -208,6 +214,7 @@ impl EndReason {
             EndReason::Resignation => "resignation",
             EndReason::DrawAgreed => "draw-agreed",
             EndReason::Timeout => "timeout",
+            EndReason::FlagCaptured => "flag-captured",
         }
     }
 }

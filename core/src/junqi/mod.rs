@@ -6,8 +6,12 @@ pub mod board;
 pub mod deployment;
 pub mod movegen;
 pub mod pieces;
+pub mod state;
+pub mod view;
 
 pub use board::{Point, graph};
 pub use deployment::{DeployProblem, Deployment};
 pub use movegen::{Board, Move, MoveRules, Piece};
 pub use pieces::{Battle, BattleRules, Rank, Side, battle};
+pub use state::{Junqi, JunqiMove, JunqiOptions, JunqiSetup, Visibility};
+pub use view::{JunqiEvent, JunqiView, SeenPiece};
