@@ -1,0 +1,163 @@
+//! A referee-mode Junqi game through the real server: every raw HTTP answer to each seat is
+//! scanned for the opponent's identities, and none may be found.
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+use qiguan_core::junqi::{Deployment, Side};
+use qiguan_tests::Server;
+use serde_json::{Value, json};
+
+/// Fails if `body`, sent to the seat playing `mine`, names an opposing piece or holds the
+/// opponent's deployment text.
+fn scan(body: &str, mine: &str, their_layout: &str) {
+    assert!(
+        !body.contains(their_layout),
+        "the opponent's deployment leaked: {body}"
+    );
+    let v: Value = serde_json::from_str(body).unwrap();
+    let view = if v.get("current").is_some() {
+        &v["current"]
+    } else {
+        &v
+    };
+    let Some(pieces) = view["view"]["game"]["pieces"].as_array() else {
+        return;
+    };
+    let over = view["to_act"]["kind"] == "over";
+    for p in pieces {
+        if p["side"] != mine && !over {
+            let flag_shown = p["rank"] == "flag";
+            assert!(
+                p["rank"].is_null() || flag_shown,
+                "an opposing {} at {} leaked",
+                p["rank"],
+                p["at"]
+            );
+        }
+    }
+    assert!(
+        v.get("actions").is_none_or(Value::is_null),
+        "the record stays with the server"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_answer_to_a_seat_names_an_opposing_piece() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("server.sqlite"), "127.0.0.1:0");
+    let client = reqwest::Client::new();
+    let base = server.url.clone();
+    let send = |req: reqwest::RequestBuilder| async move {
+        let resp = req.send().await.unwrap();
+        let status = resp.status().as_u16();
+        (status, resp.text().await.unwrap())
+    };
+
+    let (status, body) = send(
+        client
+            .post(format!("{base}/api/games"))
+            .json(&json!({"game": "junqi", "days_per_move": 3})),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let created: Value = serde_json::from_str(&body).unwrap();
+    let (_, body) = send(
+        client
+            .post(format!("{base}/api/join"))
+            .json(&json!({"invite_code": created["invite_code"]})),
+    )
+    .await;
+    let joined: Value = serde_json::from_str(&body).unwrap();
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let tokens = [
+        created["token"].as_str().unwrap().to_owned(),
+        joined["token"].as_str().unwrap().to_owned(),
+    ];
+    let sides = ["south", "north"];
+    let layouts = [
+        Deployment::random(Side::South, 11).to_text(),
+        Deployment::random(Side::North, 12).to_text(),
+    ];
+    assert_ne!(layouts[0], layouts[1]);
+
+    // Both deploy (in either order), each checking what it is told.
+    for seat in [1, 0] {
+        let body_json = json!({"expected_version": 1 - seat, "client_action_id": format!("d{seat}"), "action": format!("deploy:{}", layouts[seat])});
+        let (status, body) = send(
+            client
+                .post(format!("{base}/api/games/{id}/actions"))
+                .bearer_auth(&tokens[seat])
+                .json(&body_json),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        scan(&body, sides[seat], &layouts[1 - seat]);
+    }
+
+    let mut battles_seen = 0;
+    for ply in 0..80 {
+        let seat = ply % 2;
+        let (_, body) = send(
+            client
+                .get(format!("{base}/api/games/{id}"))
+                .bearer_auth(&tokens[seat]),
+        )
+        .await;
+        scan(&body, sides[seat], &layouts[1 - seat]);
+        let other = send(
+            client
+                .get(format!("{base}/api/games/{id}"))
+                .bearer_auth(&tokens[1 - seat]),
+        )
+        .await
+        .1;
+        scan(&other, sides[1 - seat], &layouts[seat]);
+        let view: Value = serde_json::from_str(&body).unwrap();
+        if view["to_act"]["kind"] == "over" {
+            break;
+        }
+        let moves: Vec<&str> = view["legal_actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .filter(|a| {
+                a.chars().next().is_some_and(|c| ('a'..='e').contains(&c)) && !a.contains('-')
+            })
+            .collect();
+        // Prefer attacks, to see battles: a target point held by the opponent.
+        let held: Vec<String> = view["view"]["game"]["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["side"] != sides[seat])
+            .map(|p| p["at"].as_str().unwrap().to_owned())
+            .collect();
+        let attack = moves
+            .iter()
+            .find(|m| held.iter().any(|h| m.ends_with(h.as_str())));
+        let mv = attack.or(moves.first()).unwrap().to_string();
+        battles_seen += usize::from(attack.is_some());
+        let version = view["version"].as_u64().unwrap();
+        let body_json = json!({"expected_version": version, "client_action_id": format!("m{ply}"), "action": mv});
+        let (status, body) = send(
+            client
+                .post(format!("{base}/api/games/{id}/actions"))
+                .bearer_auth(&tokens[seat])
+                .json(&body_json),
+        )
+        .await;
+        assert_eq!(status, 200, "{mv}: {body}");
+        scan(&body, sides[seat], &layouts[1 - seat]);
+        // The long poll answer to the other seat is scanned too.
+        let (_, waited) = send(
+            client
+                .get(format!(
+                    "{base}/api/games/{id}/wait?after={version}&timeout=1"
+                ))
+                .bearer_auth(&tokens[1 - seat]),
+        )
+        .await;
+        scan(&waited, sides[1 - seat], &layouts[seat]);
+    }
+    assert!(battles_seen > 0, "the game had battles to hide");
+}
