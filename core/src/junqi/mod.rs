@@ -3,6 +3,7 @@
 //! state, the views and the computer opponent follow (issue 5).
 
 pub mod board;
+pub mod bot;
 pub mod deployment;
 pub mod movegen;
 pub mod pieces;

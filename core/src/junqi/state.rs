@@ -54,6 +54,16 @@ impl Default for JunqiOptions {
     }
 }
 
+/// Returns the movement rules these options set.
+pub(crate) fn move_rules(options: &JunqiOptions) -> MoveRules {
+    options.move_rules()
+}
+
+/// Returns the battle rules these options set.
+pub(crate) fn battle_rules(options: &JunqiOptions) -> BattleRules {
+    options.battle_rules()
+}
+
 impl JunqiOptions {
     fn move_rules(&self) -> MoveRules {
         MoveRules {

@@ -1,0 +1,184 @@
+//! A computer opponent for Junqi, so that one person can play. It decides from what its seat
+//! may know (its view), never from the hidden state: its own pieces, where the opposing pieces
+//! stand, and the identities the rules have shown (everything in open mode, a flag after its
+//! Field Marshal fell). It plays legal moves, takes the flag when it can, defends its own,
+//! prefers safe captures, and spends cheap pieces on unknown ones.
+
+use super::board::{COLUMNS, Point, graph};
+use super::deployment::Deployment;
+use super::movegen::{Board, Move, Piece};
+use super::pieces::{Battle, Rank, Side, battle};
+use super::state::{JunqiMove, JunqiOptions};
+use super::view::JunqiView;
+
+/// Chooses an action for `side` from its view. `seed` breaks ties (the authority gives it, so
+/// replays stay exact). Returns `None` when the side has nothing to do.
+pub fn choose(
+    view: &JunqiView,
+    side: Side,
+    options: &JunqiOptions,
+    seed: u64,
+) -> Option<JunqiMove> {
+    let me = side as usize;
+    if !view.deployed[me] {
+        return Some(JunqiMove::Deploy(Deployment::random(side, seed).to_text()));
+    }
+    if view.deployed.iter().any(|d| !d) {
+        return None;
+    }
+    let board = board_of(view);
+    let rules = super::state::move_rules(options);
+    let moves = board.moves(side, rules);
+    let mut rng = seed | 1;
+    moves
+        .into_iter()
+        .map(|m| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (
+                score(&board, view, side, m, options) * 16 + (rng % 16) as i64,
+                m,
+            )
+        })
+        .max_by_key(|(s, _)| *s)
+        .map(|(_, m)| JunqiMove::Go(m))
+}
+
+/// What an unknown opposing piece is taken to be when building the board: only occupancy and
+/// side matter for where pieces may go.
+const UNKNOWN: Rank = Rank::Captain;
+
+fn board_of(view: &JunqiView) -> Board {
+    let mut board = Board::default();
+    for seen in &view.pieces {
+        if let Ok(p) = seen.at.parse::<Point>() {
+            let rank = seen.rank.unwrap_or(UNKNOWN);
+            board.set(
+                p,
+                Some(Piece {
+                    side: seen.side,
+                    rank,
+                }),
+            );
+        }
+    }
+    board
+}
+
+fn known(view: &JunqiView, p: Point) -> Option<Rank> {
+    let at = p.to_string();
+    view.pieces.iter().find(|s| s.at == at).and_then(|s| s.rank)
+}
+
+/// A rough worth of each piece, for trading.
+fn worth(rank: Rank) -> i64 {
+    match rank {
+        Rank::FieldMarshal => 100,
+        Rank::General => 80,
+        Rank::MajorGeneral => 60,
+        Rank::Brigadier => 45,
+        Rank::Colonel => 35,
+        Rank::Major => 25,
+        Rank::Captain => 18,
+        Rank::Lieutenant => 12,
+        Rank::Engineer => 20,
+        Rank::Bomb => 50,
+        Rank::Landmine => 30,
+        Rank::Flag => 1000,
+    }
+}
+
+fn score(board: &Board, view: &JunqiView, side: Side, m: Move, options: &JunqiOptions) -> i64 {
+    let Some(mover) = board.get(m.from) else {
+        return i64::MIN;
+    };
+    let target = board.get(m.to);
+    let mut s = 0;
+    // Defend the flag: an opposing piece next to it must go.
+    let own_flag = view
+        .pieces
+        .iter()
+        .find(|p| p.side == side && p.rank == Some(Rank::Flag))
+        .and_then(|p| p.at.parse::<Point>().ok());
+    if let (Some(flag), Some(t)) = (own_flag, target)
+        && t.side != side
+        && graph()
+            .links(flag.index())
+            .iter()
+            .any(|l| l.to == m.to.index())
+    {
+        s += 500;
+    }
+    match target {
+        Some(t) if t.side != side => {
+            s += match known(view, m.to) {
+                Some(rank) => match battle(mover.rank, rank, super::state::battle_rules(options)) {
+                    Battle::FlagTaken => 100_000,
+                    Battle::AttackerWins => worth(rank) * 2,
+                    Battle::BothRemoved => worth(rank) - worth(mover.rank),
+                    // Never a known losing attack.
+                    Battle::DefenderWins => -10 * worth(mover.rank),
+                },
+                None => unknown_attack(mover.rank, m.to, side),
+            };
+        }
+        _ => {
+            // Quiet moves: edge forward, keep the strongest pieces back a little.
+            let forward = side.own_row(m.to.row()) as i64 - side.own_row(m.from.row()) as i64;
+            s += forward * 3;
+            if m.to.is_camp() {
+                s += 4;
+            }
+            if matches!(mover.rank, Rank::FieldMarshal | Rank::General) {
+                s -= 2;
+            }
+        }
+    }
+    // Stepping next to a known stronger enemy piece is not safe.
+    if threatened(board, view, side, m, mover.rank, options) {
+        s -= worth(mover.rank);
+    }
+    s
+}
+
+/// An attack on a piece of unknown identity: cheap pieces probe, engineers go for the back
+/// rows (landmines), the strongest pieces wait for better odds.
+fn unknown_attack(attacker: Rank, at: Point, side: Side) -> i64 {
+    let their_row = side.other().own_row(at.row());
+    let back_rows = their_row <= 1;
+    match attacker {
+        Rank::Engineer if back_rows => 30,
+        Rank::Engineer => 2,
+        Rank::Bomb => 15,
+        Rank::Lieutenant | Rank::Captain | Rank::Major => 12,
+        Rank::FieldMarshal | Rank::General if back_rows => -40,
+        Rank::FieldMarshal | Rank::General => -5,
+        _ => 6,
+    }
+}
+
+fn threatened(
+    board: &Board,
+    view: &JunqiView,
+    side: Side,
+    m: Move,
+    rank: Rank,
+    options: &JunqiOptions,
+) -> bool {
+    if m.to.is_camp() && options.camps_safe {
+        return false;
+    }
+    let mut after = board.clone();
+    after.set(m.from, None);
+    after.set(m.to, Some(Piece { side, rank }));
+    let rules = super::state::move_rules(options);
+    (0..COLUMNS * 12).filter_map(Point::from_index).any(|p| {
+        after.get(p).is_some_and(|q| q.side != side)
+            && known(view, p).is_some_and(|theirs| {
+                after.targets(p, rules).contains(&m.to)
+                    && battle(theirs, rank, super::state::battle_rules(options))
+                        == Battle::AttackerWins
+            })
+    })
+}

@@ -1,0 +1,140 @@
+//! The Junqi computer opponent: legal from its own view, takes the flag, defends its own,
+//! prefers safe captures, never attacks a piece it knows is stronger.
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+use qiguan_core::junqi::bot::choose;
+use qiguan_core::junqi::{
+    Junqi, JunqiMove, JunqiOptions, JunqiView, Rank, SeenPiece, Side, Visibility,
+};
+use qiguan_core::{Action, Actor, Match, Rules, Seat, ToAct, Viewer};
+
+fn view(pieces: &[(&str, Side, Option<Rank>)]) -> JunqiView {
+    JunqiView {
+        visibility: Visibility::Open,
+        deployed: [true, true],
+        pieces: pieces
+            .iter()
+            .map(|&(at, side, rank)| SeenPiece {
+                at: at.into(),
+                side,
+                rank,
+            })
+            .collect(),
+        side_to_move: Seat::FIRST,
+        quiet_plies: 0,
+        flag_shown: [false, false],
+    }
+}
+
+fn chosen(v: &JunqiView, seed: u64) -> String {
+    match choose(v, Side::South, &JunqiOptions::default(), seed).unwrap() {
+        JunqiMove::Go(m) => m.to_string(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn bots_play_whole_games_with_legal_moves_from_their_own_views() {
+    for (seed, visibility) in (0..12u64).map(|s| {
+        (
+            s,
+            if s % 2 == 0 {
+                Visibility::Referee
+            } else {
+                Visibility::Open
+            },
+        )
+    }) {
+        let options = JunqiOptions {
+            visibility,
+            ..JunqiOptions::default()
+        };
+        let mut game: Match<Junqi> = Match::new(&options, None).unwrap();
+        for ply in 0..400u64 {
+            let seats = match game.to_act() {
+                ToAct::Seat(s) => vec![s],
+                ToAct::Seats(list) => list,
+                _ => break,
+            };
+            for seat in seats {
+                let side = if seat == Seat::FIRST {
+                    Side::South
+                } else {
+                    Side::North
+                };
+                let v = game.game().view(Viewer::Seat(seat));
+                let action =
+                    choose(&v, side, &options, seed * 1000 + ply).expect("something to do");
+                game.apply(Actor::Seat(seat), &Action::Play(action))
+                    .expect("the bot's move is legal");
+            }
+        }
+        assert!(game.version() > 20, "a real game was played");
+    }
+}
+
+#[test]
+fn it_takes_a_flag_it_can_reach() {
+    let v = view(&[
+        ("b10", Side::South, Some(Rank::Engineer)),
+        ("a5", Side::South, Some(Rank::Captain)),
+        ("b11", Side::North, Some(Rank::Flag)),
+        ("c10", Side::North, None),
+        ("e11", Side::North, None),
+    ]);
+    for seed in 0..20 {
+        assert_eq!(chosen(&v, seed), "b10b11");
+    }
+}
+
+#[test]
+fn it_prefers_a_safe_capture_and_never_attacks_a_known_stronger_piece() {
+    // The major can take a known captain, or run into a known general.
+    let v = view(&[
+        ("a5", Side::South, Some(Rank::Major)),
+        ("b0", Side::South, Some(Rank::Flag)),
+        ("a6", Side::North, Some(Rank::General)),
+        ("b5", Side::North, Some(Rank::Captain)),
+        ("b11", Side::North, Some(Rank::Flag)),
+    ]);
+    for seed in 0..20 {
+        let m = chosen(&v, seed);
+        assert_eq!(m, "a5b5", "seed {seed}");
+    }
+    // With only a stronger piece in reach, it does something else.
+    let v = view(&[
+        ("a5", Side::South, Some(Rank::Major)),
+        ("b0", Side::South, Some(Rank::Flag)),
+        ("a6", Side::North, Some(Rank::General)),
+        ("b11", Side::North, Some(Rank::Flag)),
+    ]);
+    for seed in 0..20 {
+        assert_ne!(chosen(&v, seed), "a5a6");
+    }
+}
+
+#[test]
+fn it_attacks_a_piece_next_to_its_flag() {
+    let mut v = view(&[
+        ("a1", Side::South, Some(Rank::Captain)),
+        ("c2", Side::South, Some(Rank::Colonel)),
+        ("b0", Side::South, Some(Rank::Flag)),
+        ("a0", Side::North, None),
+        ("b11", Side::North, None),
+    ]);
+    v.visibility = Visibility::Referee;
+    for seed in 0..20 {
+        assert_eq!(chosen(&v, seed), "a1a0", "seed {seed}");
+    }
+}
+
+#[test]
+fn it_deploys_legally_when_it_has_not() {
+    let mut v = view(&[]);
+    v.deployed = [false, false];
+    let Some(JunqiMove::Deploy(text)) = choose(&v, Side::North, &JunqiOptions::default(), 3) else {
+        panic!("a deployment")
+    };
+    let d = qiguan_core::junqi::Deployment::from_text(Side::North, &text).unwrap();
+    assert_eq!(d.validate(), Ok(()));
+}
