@@ -234,3 +234,30 @@ fn the_interface_switches_to_chinese() {
     press(&app, "返回");
     assert!(one(&app, "新象棋对局").is_valid());
 }
+
+#[test]
+fn flip_and_the_orientation_setting_turn_the_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    let play = app.window().global::<PlayAdapter>();
+    press(&app, "New Xiangqi game");
+    press(&app, "Start game");
+    assert!(!play.get_flipped(), "Red at the bottom by default");
+    let red_cannon_y = one(&app, "h3").absolute_position().y;
+    press(&app, "Flip");
+    assert!(play.get_flipped());
+    assert!(
+        one(&app, "h3").absolute_position().y < red_cannon_y,
+        "Red's side is now at the top"
+    );
+    press(&app, "Back");
+
+    // "Side to move at the bottom": after Red moves, Black is at the bottom.
+    press(&app, "Settings");
+    press(&app, "Side to move at the bottom");
+    press(&app, "Back");
+    press(&app, "Continue game 1");
+    assert!(!play.get_flipped());
+    tap_move(&app, "h3", "e3");
+    assert!(play.get_flipped(), "Black to move, Black at the bottom");
+}

@@ -1,6 +1,6 @@
 //! [`AnyMatch`]: one runtime type over every game, for the app and the server.
 
-use crate::game::{Actor, GameKind, Rules, SetupError, ToAct, Viewer};
+use crate::game::{Actor, GameKind, Outcome, Rules, SetupError, ToAct, Viewer};
 use crate::junqi::Junqi;
 use crate::matches::{ActionError, Match};
 use crate::record::{Record, RecordEntry, RecordError};
@@ -80,6 +80,11 @@ impl AnyMatch {
     /// Returns the actions as `viewer` may see them, if the game lets them be shown.
     pub fn actions_seen_by(&self, viewer: Viewer) -> Option<Vec<RecordEntry>> {
         each!(self, m => m.actions_seen_by(viewer).map(<[RecordEntry]>::to_vec))
+    }
+
+    /// Returns the outcome, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        each!(self, m => m.outcome())
     }
 
     /// Returns how many seats the game has.

@@ -213,7 +213,7 @@ impl Games {
                 actions,
             };
             let game = AnyMatch::from_record(&record).map_err(|e| format!("game {}: {e}", g.id))?;
-            let mut seats = vec![None; seat_count(&game)];
+            let mut seats = vec![None; game.seat_count()];
             for (seat, hash) in g.seats {
                 if let Some(slot) = seats.get_mut(seat as usize) {
                     *slot = Some(hash);
@@ -280,7 +280,7 @@ impl Games {
         }
         let game = AnyMatch::new(req.game, &req.options, &serde_json::Value::Null)
             .map_err(|e| ApiError::invalid("bad-options", &e.to_string()))?;
-        let count = seat_count(&game);
+        let count = game.seat_count();
         if req.seat as usize >= count {
             return Err(ApiError::invalid("bad-seat", "no such seat in this game"));
         }
@@ -404,7 +404,7 @@ impl Games {
         seats[seat as usize] = Some(token_hash);
         let full = seats.iter().all(Option::is_some);
         let deadline =
-            (full && state.game.outcome_is_none()).then(|| now + state.days_per_move * DAY_MS);
+            (full && state.game.outcome().is_none()).then(|| now + state.days_per_move * DAY_MS);
         let mut writes = vec![
             Write::UseInvite { code_hash, at: now },
             Write::Seat {
@@ -529,7 +529,8 @@ impl Games {
         let entry = next.record().actions.pop().ok_or_else(ApiError::internal)?;
         let ply = next.version() - 1;
         let deadline = next
-            .outcome_is_none()
+            .outcome()
+            .is_none()
             .then(|| now + state.days_per_move * DAY_MS);
         let writes = vec![
             Write::Action {
@@ -588,20 +589,5 @@ impl Games {
             )
         });
         Ok(out)
-    }
-}
-
-fn seat_count(game: &AnyMatch) -> usize {
-    game.seat_count()
-}
-
-/// Small helpers over core's runtime game type.
-trait MatchExt {
-    fn outcome_is_none(&self) -> bool;
-}
-
-impl MatchExt for AnyMatch {
-    fn outcome_is_none(&self) -> bool {
-        !matches!(self.to_act(), ToAct::Over(_))
     }
 }

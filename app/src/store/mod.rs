@@ -3,9 +3,7 @@
 
 mod migrations;
 
-use qiguan_core::{
-    Action, Actor, AnyMatch, GameKind, GameResult, Outcome, Record, RecordEntry, ToAct,
-};
+use qiguan_core::{Action, Actor, AnyMatch, GameKind, GameResult, Outcome, Record, RecordEntry};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -64,11 +62,7 @@ pub struct Standing {
 impl Standing {
     /// Reads the standing off a match.
     pub fn of(game: &AnyMatch) -> Standing {
-        let outcome = match game.to_act() {
-            ToAct::Over(outcome) => Some(outcome),
-            _ => None,
-        };
-        Standing::new(&game.record().actions, outcome)
+        Standing::new(&game.record().actions, game.outcome())
     }
 
     /// Returns the standing after these actions, with this outcome.

@@ -1,7 +1,7 @@
 //! Store tests on real SQLite files in temporary directories.
 
 use super::*;
-use qiguan_core::{EndReason, GameKind, Seat};
+use qiguan_core::{EndReason, GameKind, Seat, ToAct};
 
 fn new_game(players: [&str; 2]) -> NewGame {
     let players = players.iter().map(|s| s.to_string()).collect();

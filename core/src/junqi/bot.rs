@@ -4,7 +4,7 @@
 //! Field Marshal fell). It plays legal moves, takes the flag when it can, defends its own,
 //! prefers safe captures, and spends cheap pieces on unknown ones.
 
-use super::board::{COLUMNS, Point, graph};
+use super::board::{POINTS, Point, graph};
 use super::deployment::Deployment;
 use super::movegen::{Board, Move, Piece};
 use super::pieces::{Battle, Rank, Side, battle};
@@ -173,7 +173,7 @@ fn threatened(
     after.set(m.from, None);
     after.set(m.to, Some(Piece { side, rank }));
     let rules = super::state::move_rules(options);
-    (0..COLUMNS * 12).filter_map(Point::from_index).any(|p| {
+    (0..POINTS).filter_map(Point::from_index).any(|p| {
         after.get(p).is_some_and(|q| q.side != side)
             && known(view, p).is_some_and(|theirs| {
                 after.targets(p, rules).contains(&m.to)

@@ -281,7 +281,8 @@ impl Junqi {
         }
     }
 
-    /// Returns what `viewer` may know of the piece on `p`.
+    /// Returns the piece's kind if `viewer` may know it: its own pieces, a shown flag,
+    /// everything in open mode or once the game is over.
     pub(crate) fn visible_rank(&self, viewer: Viewer, piece: Piece) -> Option<Rank> {
         let own = matches!(viewer, Viewer::Seat(s) if side_of(s) == Some(piece.side));
         let revealed = piece.rank == Rank::Flag && self.flag_shown[piece.side as usize];
