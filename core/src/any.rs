@@ -112,6 +112,15 @@ impl AnyMatch {
         each!(self, m => m.apply_text(actor, action).map(|_| ()))
     }
 
+    /// Plays every authority action now due (a deal, a die), drawing with `pick`, and returns
+    /// the record entries added.
+    pub fn resolve_chance(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Result<Vec<RecordEntry>, ActionError> {
+        each!(self, m => m.resolve_chance(pick))
+    }
+
     /// Returns what this viewer may know, as JSON.
     pub fn view_json(&self, viewer: Viewer) -> serde_json::Value {
         each!(self, m => serde_json::to_value(m.view(viewer)).unwrap_or_default())

@@ -350,6 +350,13 @@ pub trait Rules: Sized + Clone + Debug {
     ) -> Result<Vec<Told<Self::Event>>, IllegalMove>;
     /// Returns what this viewer may know.
     fn view(&self, viewer: Viewer) -> Self::View;
+    /// When [`ToAct::Chance`]: the authority's move, drawn with `pick`, which returns a uniform
+    /// index below its argument (the authority supplies the randomness: a CSPRNG on the
+    /// server). `None` when there is nothing to resolve.
+    fn chance(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<Self::Move> {
+        let _ = pick;
+        None
+    }
     /// Returns the outcome when this seat resigns. The default suits two-seat games.
     fn resignation(&self, seat: Seat) -> Outcome {
         let winners = Seat::all(self.seat_count())

@@ -232,6 +232,28 @@ impl<G: Rules> Match<G> {
         list
     }
 
+    /// When the authority must act ([`ToAct::Chance`]): its action, drawn with `pick` (see
+    /// [`Rules::chance`]).
+    pub fn chance(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<Action<G::Move>> {
+        if self.to_act() != ToAct::Chance {
+            return None;
+        }
+        self.game.chance(pick).map(Action::Play)
+    }
+
+    /// Plays every authority action now due (a deal, a die), drawing with `pick`, and returns
+    /// the record entries added, for the caller to store.
+    pub fn resolve_chance(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Result<Vec<RecordEntry>, ActionError> {
+        let before = self.actions.len();
+        while let Some(action) = self.chance(pick) {
+            self.apply(Actor::Authority, &action)?;
+        }
+        Ok(self.actions[before..].to_vec())
+    }
+
     fn may_offer(&self, seat: Seat) -> bool {
         self.offered_at[seat.index()] != Some(self.moves_by[seat.index()])
     }
@@ -450,4 +472,19 @@ fn seat_of(actor: Actor) -> Result<Seat, ActionError> {
 fn to_value<T: Serialize>(value: &T) -> serde_json::Value {
     // Options and setups are plain data: serializing them cannot fail.
     serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
+}
+
+/// A picker for [`Match::resolve_chance`] from a seed: reproducible, for tests, bots and
+/// benchmarks. Not for dealing real games: the authority uses the operating system's CSPRNG.
+pub fn seeded_pick(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
+    move |n: usize| {
+        // splitmix64
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        if n == 0 { 0 } else { (z % n as u64) as usize }
+    }
 }

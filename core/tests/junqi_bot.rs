@@ -6,11 +6,15 @@ use qiguan_core::junqi::bot::choose;
 use qiguan_core::junqi::{
     Junqi, JunqiMove, JunqiOptions, JunqiView, Rank, SeenPiece, Side, Visibility,
 };
-use qiguan_core::{Action, Actor, Match, Rules, Seat, ToAct, Viewer};
+use qiguan_core::{Action, Actor, Match, Rules, Seat, ToAct, Viewer, seeded_pick};
 
 fn view(pieces: &[(&str, Side, Option<Rank>)]) -> JunqiView {
     JunqiView {
         visibility: Visibility::Open,
+        colours: [Some(Side::South), Some(Side::North)],
+        face_down: Vec::new(),
+        free_in_headquarters: Vec::new(),
+        landmines_left: None,
         deployed: [true, true],
         pieces: pieces
             .iter()
@@ -27,7 +31,7 @@ fn view(pieces: &[(&str, Side, Option<Rank>)]) -> JunqiView {
 }
 
 fn chosen(v: &JunqiView, seed: u64) -> String {
-    match choose(v, Side::South, &JunqiOptions::default(), seed).unwrap() {
+    match choose(v, Seat::FIRST, &JunqiOptions::default(), seed).unwrap() {
         JunqiMove::Go(m) => m.to_string(),
         other => panic!("{other:?}"),
     }
@@ -35,14 +39,10 @@ fn chosen(v: &JunqiView, seed: u64) -> String {
 
 #[test]
 fn bots_play_whole_games_with_legal_moves_from_their_own_views() {
-    for (seed, visibility) in (0..12u64).map(|s| {
+    for (seed, visibility) in (0..18u64).map(|s| {
         (
             s,
-            if s % 2 == 0 {
-                Visibility::Referee
-            } else {
-                Visibility::Open
-            },
+            [Visibility::Referee, Visibility::Open, Visibility::Flip][s as usize % 3],
         )
     }) {
         let options = JunqiOptions {
@@ -50,6 +50,7 @@ fn bots_play_whole_games_with_legal_moves_from_their_own_views() {
             ..JunqiOptions::default()
         };
         let mut game: Match<Junqi> = Match::new(&options, None).unwrap();
+        game.resolve_chance(&mut seeded_pick(seed)).unwrap();
         for ply in 0..400u64 {
             let seats = match game.to_act() {
                 ToAct::Seat(s) => vec![s],
@@ -57,14 +58,9 @@ fn bots_play_whole_games_with_legal_moves_from_their_own_views() {
                 _ => break,
             };
             for seat in seats {
-                let side = if seat == Seat::FIRST {
-                    Side::South
-                } else {
-                    Side::North
-                };
                 let v = game.game().view(Viewer::Seat(seat));
                 let action =
-                    choose(&v, side, &options, seed * 1000 + ply).expect("something to do");
+                    choose(&v, seat, &options, seed * 1000 + ply).expect("something to do");
                 game.apply(Actor::Seat(seat), &Action::Play(action))
                     .expect("the bot's move is legal");
             }
@@ -132,7 +128,8 @@ fn it_attacks_a_piece_next_to_its_flag() {
 fn it_deploys_legally_when_it_has_not() {
     let mut v = view(&[]);
     v.deployed = [false, false];
-    let Some(JunqiMove::Deploy(text)) = choose(&v, Side::North, &JunqiOptions::default(), 3) else {
+    let Some(JunqiMove::Deploy(text)) = choose(&v, Seat::SECOND, &JunqiOptions::default(), 3)
+    else {
         panic!("a deployment")
     };
     let d = qiguan_core::junqi::Deployment::from_text(Side::North, &text).unwrap();

@@ -278,8 +278,12 @@ impl Games {
                 "days_per_move must be 1 to 14",
             ));
         }
-        let game = AnyMatch::new(req.game, &req.options, &serde_json::Value::Null)
+        let mut game = AnyMatch::new(req.game, &req.options, &serde_json::Value::Null)
             .map_err(|e| ApiError::invalid("bad-options", &e.to_string()))?;
+        // The server is the dealer: a flip-mode deal happens before anyone sees the game.
+        let dealt = game
+            .resolve_chance(&mut auth::pick)
+            .map_err(|_| ApiError::internal())?;
         let count = game.seat_count();
         if req.seat as usize >= count {
             return Err(ApiError::invalid("bad-seat", "no such seat in this game"));
@@ -288,22 +292,33 @@ impl Games {
         let id = auth::new_game_id();
         let token = auth::new_token();
         let now = self.now();
-        let mut writes = vec![
-            Write::Game {
-                id: id.clone(),
-                kind: req.game.as_str().into(),
-                options: record.options.to_string(),
-                setup: record.setup.to_string(),
-                days_per_move: req.days_per_move,
-                created_at: now,
-            },
-            Write::Seat {
-                game_id: id.clone(),
-                seat: req.seat,
-                token_hash: auth::hash(&token),
-                at: now,
-            },
-        ];
+        let mut writes = vec![Write::Game {
+            id: id.clone(),
+            kind: req.game.as_str().into(),
+            options: record.options.to_string(),
+            setup: record.setup.to_string(),
+            days_per_move: req.days_per_move,
+            created_at: now,
+        }];
+        writes.extend(
+            dealt
+                .into_iter()
+                .enumerate()
+                .map(|(ply, entry)| Write::Action {
+                    game_id: id.clone(),
+                    ply,
+                    actor: entry.by.to_string(),
+                    action: entry.action,
+                    client_action_id: None,
+                    at: now,
+                }),
+        );
+        writes.extend([Write::Seat {
+            game_id: id.clone(),
+            seat: req.seat,
+            token_hash: auth::hash(&token),
+            at: now,
+        }]);
         let mut invites = Vec::new();
         for seat in (0..count as u8).filter(|&s| s != req.seat) {
             let code = auth::new_invite_code();
@@ -526,31 +541,37 @@ impl Games {
             .ok_or_else(ApiError::internal)?;
         next.apply_text(actor, &req.action)
             .map_err(ApiError::action)?;
-        let entry = next.record().actions.pop().ok_or_else(ApiError::internal)?;
         let ply = next.version() - 1;
+        // Whatever chance the action brings about (a die to roll) is resolved and stored with it.
+        next.resolve_chance(&mut auth::pick)
+            .map_err(|_| ApiError::internal())?;
+        let record = next.record();
         let deadline = next
             .outcome()
             .is_none()
             .then(|| now + state.days_per_move * DAY_MS);
-        let writes = vec![
-            Write::Action {
+        let mut writes: Vec<Write> = record.actions[ply..]
+            .iter()
+            .enumerate()
+            .map(|(i, entry)| Write::Action {
                 game_id: game_id.into(),
-                ply,
+                ply: ply + i,
                 actor: entry.by.to_string(),
-                action: entry.action,
-                client_action_id: Some(req.client_action_id.clone()),
+                action: entry.action.clone(),
+                client_action_id: (i == 0).then(|| req.client_action_id.clone()),
                 at: now,
-            },
-            Write::Deadline {
-                game_id: game_id.into(),
-                deadline,
-            },
-        ];
+            })
+            .collect();
+        writes.push(Write::Deadline {
+            game_id: game_id.into(),
+            deadline,
+        });
         self.writer.write(writes).await.map_err(ApiError::storage)?;
+        let version = next.version();
         state.game = next;
         state.deadline = deadline;
         state.client_ids.insert(req.client_action_id, ply);
-        slot.version.send_replace(ply + 1);
+        slot.version.send_replace(version);
         let mut view = state.seat_view(seat);
         view.applied_version = Some(ply + 1);
         Ok(view)

@@ -457,3 +457,75 @@ async fn clients_that_send_too_much_are_slowed_down() {
     );
     assert!(statuses.contains(&StatusCode::TOO_MANY_REQUESTS));
 }
+
+#[tokio::test]
+async fn the_server_deals_a_flip_game_and_the_deal_survives_a_restart() {
+    let s = server();
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"game": "junqi", "seat": 0, "days_per_move": 3, "options": {"visibility": "flip"}})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let first = created["token"].as_str().unwrap().to_owned();
+    let (_, joined) = s
+        .call(
+            "POST",
+            "/api/join",
+            None,
+            Some(json!({"invite_code": created["invite_code"]})),
+        )
+        .await;
+    let second = joined["token"].as_str().unwrap().to_owned();
+    let path = format!("/api/games/{id}");
+    let (_, view) = s.call("GET", &path, Some(&first), None).await;
+    // The deal is the first action, made by the server; nobody is told what it was.
+    assert_eq!(view["version"], 1, "{view}");
+    assert_eq!(view["your_turn"], true);
+    assert_eq!(
+        view["view"]["game"]["face_down"].as_array().unwrap().len(),
+        50
+    );
+    assert!(
+        view["view"]["game"]["pieces"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    assert!(!view.to_string().contains("deal:"), "{view}");
+    let (status, after) = s.act(&id, &first, 1, "flip:c6").await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    let turned = after["view"]["game"]["pieces"][0].clone();
+    assert_eq!(turned["at"], "c6");
+    let (_, theirs) = s.call("GET", &path, Some(&second), None).await;
+    assert_eq!(
+        theirs["view"]["game"]["pieces"][0], turned,
+        "both seats see the same"
+    );
+    assert_eq!(theirs["your_turn"], true);
+
+    // A second server on the same database replays the stored deal to the same board.
+    let config = Config {
+        db: s._dir.path().join("server.sqlite"),
+        ..Config::default()
+    };
+    let again = qiguan_server::open(&config, Arc::new(|| 1_800_000_000_000)).unwrap();
+    let app = router(again);
+    let resp = app
+        .oneshot(
+            Request::builder()
+                .uri(&path)
+                .header("authorization", format!("Bearer {second}"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let reloaded: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(reloaded["view"]["game"], theirs["view"]["game"]);
+}

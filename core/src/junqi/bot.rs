@@ -8,41 +8,68 @@ use super::board::{POINTS, Point, graph};
 use super::deployment::Deployment;
 use super::movegen::{Board, Move, Piece};
 use super::pieces::{Battle, Rank, Side, battle};
-use super::state::{JunqiMove, JunqiOptions};
+use super::state::{JunqiMove, JunqiOptions, Visibility};
 use super::view::JunqiView;
+use crate::seat::Seat;
 
-/// Chooses an action for `side` from its view. `seed` breaks ties (the authority gives it, so
-/// replays stay exact). Returns `None` when the side has nothing to do.
+/// Chooses an action for `seat` from its view. `seed` breaks ties (the authority gives it, so
+/// replays stay exact). Returns `None` when the seat has nothing to do.
 pub fn choose(
     view: &JunqiView,
-    side: Side,
+    seat: Seat,
     options: &JunqiOptions,
     seed: u64,
 ) -> Option<JunqiMove> {
-    let me = side as usize;
-    if !view.deployed[me] {
-        return Some(JunqiMove::Deploy(Deployment::random(side, seed).to_text()));
-    }
-    if view.deployed.iter().any(|d| !d) {
-        return None;
+    let flip = view.visibility == Visibility::Flip;
+    let side = view.colours.get(seat.index()).copied().flatten();
+    if !flip {
+        let side = side?;
+        let me = side as usize;
+        if !view.deployed[me] {
+            return Some(JunqiMove::Deploy(Deployment::random(side, seed).to_text()));
+        }
+        if view.deployed.iter().any(|d| !d) {
+            return None;
+        }
     }
     let board = board_of(view);
     let rules = super::state::move_rules(options);
-    let moves = board.moves(side, rules);
     let mut rng = seed | 1;
-    moves
-        .into_iter()
-        .map(|m| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (
-                score(&board, view, side, m, options) * 16 + (rng % 16) as i64,
-                m,
-            )
-        })
-        .max_by_key(|(s, _)| *s)
-        .map(|(_, m)| JunqiMove::Go(m))
+    let mut noise = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % 16) as i64
+    };
+    let mut scored: Vec<(i64, JunqiMove)> = Vec::new();
+    if let Some(side) = side {
+        for m in board.moves(side, rules) {
+            let s = score(&board, view, side, m, options);
+            scored.push((s * 16 + noise(), JunqiMove::Go(m)));
+        }
+    }
+    for at in view
+        .face_down
+        .iter()
+        .filter_map(|p| p.parse::<Point>().ok())
+    {
+        scored.push((
+            flip_score(&board, side, at) * 16 + noise(),
+            JunqiMove::Flip(at),
+        ));
+    }
+    scored.into_iter().max_by_key(|(s, _)| *s).map(|(_, m)| m)
+}
+
+/// Turning a piece up is worth a little: it may give us a piece, and it resets the quiet count.
+/// Next to one of our valuable pieces it is a risk (it may be a stronger opposing piece).
+fn flip_score(board: &Board, side: Option<Side>, at: Point) -> i64 {
+    let exposed = graph().links(at.index()).iter().any(|l| {
+        Point::from_index(l.to)
+            .and_then(|p| board.get(p).filter(|_| !board.is_face_down(p)))
+            .is_some_and(|q| Some(q.side) == side && worth(q.rank) >= 35)
+    });
+    if exposed { 2 } else { 8 }
 }
 
 /// What an unknown opposing piece is taken to be when building the board: only occupancy and
@@ -62,6 +89,43 @@ fn board_of(view: &JunqiView) -> Board {
                 }),
             );
         }
+    }
+    // Face-down pieces block and cannot be attacked. Their identities are unknown, but each
+    // side's count of landmines still standing matters (a flip-mode flag is guarded by them):
+    // stand the missing landmines in for the first face-down pieces.
+    let mut missing = view.landmines_left.unwrap_or([0, 0]).map(usize::from);
+    for side in [Side::South, Side::North] {
+        let face_up = board
+            .pieces()
+            .filter(|(_, q)| q.side == side && q.rank == Rank::Landmine)
+            .count();
+        missing[side as usize] = missing[side as usize].saturating_sub(face_up);
+    }
+    for at in view
+        .face_down
+        .iter()
+        .filter_map(|p| p.parse::<Point>().ok())
+    {
+        let side = if missing[0] > 0 {
+            Side::South
+        } else {
+            Side::North
+        };
+        let rank = if missing[side as usize] > 0 {
+            missing[side as usize] -= 1;
+            Rank::Landmine
+        } else {
+            UNKNOWN
+        };
+        board.set(at, Some(Piece { side, rank }));
+        board.set_face_down(at, true);
+    }
+    for at in view
+        .free_in_headquarters
+        .iter()
+        .filter_map(|p| p.parse::<Point>().ok())
+    {
+        board.set_free(at, true);
     }
     board
 }

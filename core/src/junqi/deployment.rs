@@ -202,7 +202,7 @@ impl Deployment {
 
 /// The letter each kind is written with in a deployment's text: its rank 1–9, or B (bomb),
 /// L (landmine), F (flag).
-fn letter(rank: Rank) -> char {
+pub(crate) fn letter(rank: Rank) -> char {
     match rank.level() {
         Some(level) => (b'0' + level) as char,
         None => match rank {
@@ -211,6 +211,13 @@ fn letter(rank: Rank) -> char {
             _ => 'F',
         },
     }
+}
+
+/// Reads a letter written by [`letter`] (either case).
+pub(crate) fn rank_of_letter(c: char) -> Option<Rank> {
+    Rank::ALL
+        .into_iter()
+        .find(|r| letter(*r) == c.to_ascii_uppercase())
 }
 
 /// The side's 25 deployable points in the order its text lists them: from its own back row
@@ -261,10 +268,8 @@ impl Deployment {
             if c == '.' {
                 continue;
             }
-            let rank = Rank::ALL
-                .into_iter()
-                .find(|r| letter(*r) == c.to_ascii_uppercase())
-                .ok_or_else(|| format!("{c:?} is not a piece (1-9, B, L, F)"))?;
+            let rank =
+                rank_of_letter(c).ok_or_else(|| format!("{c:?} is not a piece (1-9, B, L, F)"))?;
             pieces.push((p, rank));
         }
         Ok(Deployment { side, pieces }.sorted())

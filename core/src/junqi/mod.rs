@@ -1,6 +1,6 @@
-//! Junqi (land battle chess). So far: the board's geometry, the pieces and the battle table,
-//! deployments (validation, random, classic layouts) and movement. The three modes, the match
-//! state, the views and the computer opponent follow (issue 5).
+//! Junqi (land battle chess): the board's geometry, the pieces and the battle table,
+//! deployments (validation, random, classic layouts), movement, the match state in referee, open
+//! and flip modes, per-seat views, and a computer opponent.
 
 pub mod board;
 pub mod bot;
@@ -14,5 +14,5 @@ pub use board::{Point, graph};
 pub use deployment::{DeployProblem, Deployment};
 pub use movegen::{Board, Move, MoveRules, Piece};
 pub use pieces::{Battle, BattleRules, Rank, Side, battle};
-pub use state::{Junqi, JunqiMove, JunqiOptions, JunqiSetup, Visibility};
+pub use state::{FlipColours, Junqi, JunqiMove, JunqiOptions, JunqiSetup, Visibility};
 pub use view::{JunqiEvent, JunqiView, SeenPiece};

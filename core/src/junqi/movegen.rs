@@ -24,6 +24,12 @@ pub struct MoveRules {
     pub camps_safe: bool,
     /// Bombs may move into the opponent's headquarters (default); off: never (seed 002 v2).
     pub bombs_enter_headquarters: bool,
+    /// Flip mode (seed 002 v1): a Bomb never attacks a flag, and a flag can be attacked only
+    /// once all its side's landmines are gone. (Face-down pieces are never entered in any mode.)
+    pub flip: bool,
+    /// Any piece may attack a landmine (default); off: only Engineers and Bombs may (a flip-mode
+    /// option).
+    pub landmines_attackable: bool,
 }
 
 impl Default for MoveRules {
@@ -31,6 +37,8 @@ impl Default for MoveRules {
         MoveRules {
             camps_safe: true,
             bombs_enter_headquarters: true,
+            flip: false,
+            landmines_attackable: true,
         }
     }
 }
@@ -68,16 +76,23 @@ impl FromStr for Move {
     }
 }
 
-/// The pieces on the 60 points.
+/// The pieces on the 60 points, which of them lie face down (flip mode), and which pieces in a
+/// headquarters may still move (flip mode deals some there).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Board {
     cells: [Option<Piece>; POINTS],
+    /// Bit `i`: the piece on point `i` lies face down.
+    face_down: u64,
+    /// Bit `i`: the piece on point `i` stands in a headquarters and may still move.
+    free: u64,
 }
 
 impl Default for Board {
     fn default() -> Self {
         Board {
             cells: [None; POINTS],
+            face_down: 0,
+            free: 0,
         }
     }
 }
@@ -99,9 +114,50 @@ impl Board {
         self.cells[p.index()]
     }
 
-    /// Puts a piece on a point (or clears it).
+    /// Puts a piece on a point (or clears it). The piece lies face up and, in a headquarters,
+    /// never moves again.
     pub fn set(&mut self, p: Point, piece: Option<Piece>) {
         self.cells[p.index()] = piece;
+        self.face_down &= !(1 << p.index());
+        self.free &= !(1 << p.index());
+    }
+
+    /// Returns true if the piece on `p` lies face down.
+    pub fn is_face_down(&self, p: Point) -> bool {
+        self.face_down & (1 << p.index()) != 0
+    }
+
+    /// Turns the piece on `p` face down (`true`) or up.
+    pub fn set_face_down(&mut self, p: Point, down: bool) {
+        if down {
+            self.face_down |= 1 << p.index();
+        } else {
+            self.face_down &= !(1 << p.index());
+        }
+    }
+
+    /// Returns true if the piece on `p` stands in a headquarters yet may still move (it was
+    /// dealt there in flip mode).
+    pub fn is_free(&self, p: Point) -> bool {
+        self.free & (1 << p.index()) != 0
+    }
+
+    /// Lets the piece on `p`, in a headquarters, move (`true`) or locks it.
+    pub fn set_free(&mut self, p: Point, free: bool) {
+        if free {
+            self.free |= 1 << p.index();
+        } else {
+            self.free &= !(1 << p.index());
+        }
+    }
+
+    /// Returns how many of this side's landmines are on the board (face down ones included).
+    pub fn landmines(&self, side: Side) -> usize {
+        self.cells
+            .iter()
+            .flatten()
+            .filter(|p| p.side == side && p.rank == Rank::Landmine)
+            .count()
     }
 
     /// Iterates over the occupied points.
@@ -114,8 +170,12 @@ impl Board {
         let Some(piece) = self.get(from) else {
             return Vec::new();
         };
-        // Landmines and the flag never move, nor does anything in a headquarters.
-        if piece.rank.immobile() || from.is_headquarters() {
+        // Landmines and the flag never move, nor does anything in a headquarters (unless
+        // flip mode dealt it there) or face down.
+        if piece.rank.immobile()
+            || (from.is_headquarters() && !self.is_free(from))
+            || self.is_face_down(from)
+        {
             return Vec::new();
         }
         let g = graph();
@@ -149,8 +209,15 @@ impl Board {
         }
         match self.get(to) {
             None => true,
-            Some(other) if other.side == piece.side => false,
-            Some(_) => !(to.is_camp() && rules.camps_safe),
+            Some(other) if other.side == piece.side || self.is_face_down(to) => false,
+            Some(_) if to.is_camp() && rules.camps_safe => false,
+            Some(other) if other.rank == Rank::Landmine => {
+                rules.landmines_attackable || matches!(piece.rank, Rank::Engineer | Rank::Bomb)
+            }
+            Some(other) if other.rank == Rank::Flag && rules.flip => {
+                piece.rank != Rank::Bomb && self.landmines(other.side) == 0
+            }
+            Some(_) => true,
         }
     }
 

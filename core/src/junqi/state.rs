@@ -1,7 +1,9 @@
-//! The Junqi game state (referee and open modes): secret simultaneous deployment, moves and
-//! battles, the flag shown when the Field Marshal falls, and the ends of the game.
+//! The Junqi game state in its three modes: secret simultaneous deployment (referee and open),
+//! or the authority's face-down deal (flip); moves, flips and battles; the flag shown when the
+//! Field Marshal falls; and the ends of the game.
 
-use super::deployment::Deployment;
+use super::board::Point;
+use super::deployment::{Deployment, letter, rank_of_letter};
 use super::movegen::{Board, Move, MoveRules, Piece};
 use super::pieces::{Battle, BattleRules, Rank, Side, battle};
 use super::view::{JunqiEvent, JunqiView};
@@ -14,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-/// Who sees what.
+/// Who sees what, and how the game starts.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Visibility {
@@ -23,23 +25,47 @@ pub enum Visibility {
     Referee,
     /// Every piece is visible to everyone.
     Open,
+    /// Flip (翻棋): the authority deals all 50 pieces face down; a turn turns one up or moves
+    /// one of your own face-up pieces.
+    Flip,
+}
+
+/// How flip mode gives each seat its colour.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FlipColours {
+    /// The first piece turned up fixes the turner's colour (the default).
+    #[default]
+    FirstTurn,
+    /// Players alternate until one turns up two of the same colour in a row; that colour is
+    /// theirs. If the last face-down piece is turned without that happening, its turner takes
+    /// its colour.
+    TwoInARow,
 }
 
 /// House rules (../shared/RULES.md).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(default)]
 pub struct JunqiOptions {
-    /// Referee (default) or open.
+    /// Referee (default), open or flip.
     pub visibility: Visibility,
     /// The northern landmine rule: a landmine attacked by anything but an engineer or a bomb
     /// stays.
     pub landmine_stays: bool,
     /// Pieces in camps cannot be attacked.
     pub camps_safe: bool,
-    /// Bombs may move into the opponent's headquarters.
+    /// Bombs may move into the opponent's headquarters (referee and open modes).
     pub bombs_enter_headquarters: bool,
-    /// Plies in a row without a battle that make a draw.
-    pub quiet_plies: u32,
+    /// Plies in a row without a battle (or, in flip mode, a flip) that make a draw; `None`:
+    /// the mode's own, 70, or 40 in flip mode.
+    pub quiet_plies: Option<u32>,
+    /// Flip mode: how colours are given.
+    pub flip_colours: FlipColours,
+    /// Flip mode: pieces dealt into a headquarters never move (default: they may).
+    pub headquarters_locked: bool,
+    /// Flip mode: any piece may attack a landmine and dies with it (default); off: only
+    /// Engineers and Bombs may attack one.
+    pub landmines_attackable: bool,
 }
 
 impl Default for JunqiOptions {
@@ -49,7 +75,10 @@ impl Default for JunqiOptions {
             landmine_stays: false,
             camps_safe: true,
             bombs_enter_headquarters: true,
-            quiet_plies: 70,
+            quiet_plies: None,
+            flip_colours: FlipColours::FirstTurn,
+            headquarters_locked: false,
+            landmines_attackable: true,
         }
     }
 }
@@ -65,10 +94,19 @@ pub(crate) fn battle_rules(options: &JunqiOptions) -> BattleRules {
 }
 
 impl JunqiOptions {
+    fn flip(&self) -> bool {
+        self.visibility == Visibility::Flip
+    }
+
     fn move_rules(&self) -> MoveRules {
+        let flip = self.flip();
         MoveRules {
             camps_safe: self.camps_safe,
-            bombs_enter_headquarters: self.bombs_enter_headquarters,
+            // In flip mode either side's pieces may stand anywhere: no headquarters is "the
+            // opponent's".
+            bombs_enter_headquarters: self.bombs_enter_headquarters || flip,
+            flip,
+            landmines_attackable: self.landmines_attackable || !flip,
         }
     }
 
@@ -77,17 +115,31 @@ impl JunqiOptions {
             landmine_stays: self.landmine_stays,
         }
     }
+
+    /// Returns the number of quiet plies that make a draw under these options.
+    pub fn quiet_limit(&self) -> u32 {
+        self.quiet_plies
+            .unwrap_or(if self.flip() { 40 } else { 70 })
+    }
 }
 
 /// Junqi starts from nothing: both deployments are actions, made in secret.
 #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
 pub struct JunqiSetup {}
 
-/// A Junqi action: a deployment (`deploy:` and its 25-character text) or a move (`a1a5`).
+/// A Junqi action: a deployment (`deploy:` and its 25-character text), the authority's deal
+/// in flip mode (`deal:` and 100 characters), turning a piece up (`flip:c5`) or a move
+/// (`a1a5`).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum JunqiMove {
     /// A seat's secret deployment, in the text of [`Deployment::to_text`].
     Deploy(String),
+    /// The authority's deal (flip mode): for each of the 50 points that is not a camp, in
+    /// point order (`a0`, `a1`, … `e11`), `s` or `n` for the side and the piece's letter as in
+    /// a deployment (`1`–`9`, `B`, `L`, `F`).
+    Deal(String),
+    /// Turns a face-down piece up (flip mode).
+    Flip(Point),
     /// A move or attack.
     Go(Move),
 }
@@ -96,6 +148,8 @@ impl fmt::Display for JunqiMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             JunqiMove::Deploy(text) => write!(f, "deploy:{text}"),
+            JunqiMove::Deal(text) => write!(f, "deal:{text}"),
+            JunqiMove::Flip(p) => write!(f, "flip:{p}"),
             JunqiMove::Go(m) => m.fmt(f),
         }
     }
@@ -104,26 +158,94 @@ impl fmt::Display for JunqiMove {
 impl FromStr for JunqiMove {
     type Err = String;
     fn from_str(text: &str) -> Result<Self, String> {
-        match text.trim().strip_prefix("deploy:") {
-            Some(layout) => Ok(JunqiMove::Deploy(layout.to_owned())),
-            None => text.trim().parse().map(JunqiMove::Go),
+        let text = text.trim();
+        if let Some(layout) = text.strip_prefix("deploy:") {
+            Ok(JunqiMove::Deploy(layout.to_owned()))
+        } else if let Some(deal) = text.strip_prefix("deal:") {
+            Ok(JunqiMove::Deal(deal.to_owned()))
+        } else if let Some(point) = text.strip_prefix("flip:") {
+            point.parse().map(JunqiMove::Flip)
+        } else {
+            text.parse().map(JunqiMove::Go)
         }
     }
 }
 
-/// Returns the seat of a side.
+/// The 50 points a flip-mode deal covers, in the order its text lists them.
+fn deal_points() -> impl Iterator<Item = Point> {
+    Point::all().filter(|p| !p.is_camp())
+}
+
+/// Writes a flip-mode deal: the pieces in [`deal_points`] order.
+fn deal_text(pieces: &[Piece]) -> String {
+    pieces
+        .iter()
+        .flat_map(|p| {
+            [
+                if p.side == Side::South { 's' } else { 'n' },
+                letter(p.rank),
+            ]
+        })
+        .collect()
+}
+
+/// Reads a flip-mode deal, checking that it holds both full sets of 25.
+fn read_deal(text: &str) -> Result<Vec<(Point, Piece)>, String> {
+    let chars: Vec<char> = text.chars().collect();
+    let points: Vec<Point> = deal_points().collect();
+    if chars.len() != 2 * points.len() {
+        return Err(format!(
+            "a deal has {} characters, not {}",
+            2 * points.len(),
+            chars.len()
+        ));
+    }
+    let mut dealt = Vec::with_capacity(points.len());
+    for (p, pair) in points.into_iter().zip(chars.chunks(2)) {
+        let side = match pair[0] {
+            's' => Side::South,
+            'n' => Side::North,
+            c => return Err(format!("{c:?} is not a side (s or n)")),
+        };
+        let rank = rank_of_letter(pair[1])
+            .ok_or_else(|| format!("{:?} is not a piece (1-9, B, L, F)", pair[1]))?;
+        dealt.push((p, Piece { side, rank }));
+    }
+    for side in [Side::South, Side::North] {
+        for rank in Rank::ALL {
+            let n = dealt
+                .iter()
+                .filter(|(_, piece)| *piece == Piece { side, rank })
+                .count();
+            if n != rank.count() {
+                return Err(format!(
+                    "the deal has {n} of {side:?}'s {rank:?}, not {}",
+                    rank.count()
+                ));
+            }
+        }
+    }
+    Ok(dealt)
+}
+
+/// The 50 pieces of both sides, in a fixed order.
+fn full_sets() -> Vec<Piece> {
+    [Side::South, Side::North]
+        .into_iter()
+        .flat_map(|side| {
+            Rank::ALL
+                .into_iter()
+                .flat_map(move |rank| std::iter::repeat_n(Piece { side, rank }, rank.count()))
+        })
+        .collect()
+}
+
+/// Returns the seat that plays a side in referee and open modes (South moves first). In flip
+/// mode colours are given by the first flips: see [`Junqi::seat_of_side`].
 pub const fn seat_of(side: Side) -> Seat {
     match side {
         Side::South => Seat::FIRST,
         Side::North => Seat::SECOND,
-    }
-}
-
-fn side_of(seat: Seat) -> Option<Side> {
-    match seat.index() {
-        0 => Some(Side::South),
-        1 => Some(Side::North),
-        _ => None,
     }
 }
 
@@ -133,18 +255,34 @@ pub struct Junqi {
     pub(crate) options: JunqiOptions,
     pub(crate) deployments: [Option<Deployment>; 2],
     pub(crate) board: Board,
-    pub(crate) to_move: Side,
+    pub(crate) to_move: Seat,
     pub(crate) quiet: u32,
     /// A side whose Field Marshal has fallen shows its flag.
     pub(crate) flag_shown: [bool; 2],
     pub(crate) outcome: Option<Outcome>,
     pub(crate) plies: usize,
+    /// The side the first seat plays: fixed from the start, except in flip mode.
+    pub(crate) first_seat_side: Option<Side>,
+    /// Flip mode: the authority has dealt.
+    pub(crate) dealt: bool,
+    /// Flip mode: the colour each seat turned up last, while colours are open.
+    last_flip: [Option<Side>; 2],
 }
 
 impl Junqi {
-    /// Returns true while the seats are still deploying.
+    /// Returns true while the seats are still deploying (never in flip mode).
     pub fn deploying(&self) -> bool {
-        self.deployments.iter().any(Option::is_none)
+        !self.flip() && self.deployments.iter().any(Option::is_none)
+    }
+
+    /// Returns true in flip mode.
+    pub fn flip(&self) -> bool {
+        self.options.visibility == Visibility::Flip
+    }
+
+    /// Returns true in flip mode until the authority has dealt.
+    pub fn awaiting_deal(&self) -> bool {
+        self.flip() && !self.dealt
     }
 
     /// Returns the board (every identity: for the authority only).
@@ -152,9 +290,29 @@ impl Junqi {
         &self.board
     }
 
-    /// Returns the side to move once both have deployed.
-    pub fn side_to_move(&self) -> Side {
+    /// Returns the seat to move once the game is under way.
+    pub fn seat_to_move(&self) -> Seat {
         self.to_move
+    }
+
+    /// Returns the side a seat plays, once known (in flip mode, after the colours are fixed).
+    pub fn side_of_seat(&self, seat: Seat) -> Option<Side> {
+        let first = self.first_seat_side?;
+        match seat.index() {
+            0 => Some(first),
+            1 => Some(first.other()),
+            _ => None,
+        }
+    }
+
+    /// Returns the seat that plays a side, once known.
+    pub fn seat_of_side(&self, side: Side) -> Option<Seat> {
+        let first = self.first_seat_side?;
+        Some(if side == first {
+            Seat::FIRST
+        } else {
+            Seat::SECOND
+        })
     }
 
     /// Returns the options.
@@ -168,6 +326,11 @@ impl Junqi {
     }
 
     fn deploy(&mut self, side: Side, text: &str) -> Result<Vec<Told<JunqiEvent>>, IllegalMove> {
+        if self.flip() {
+            return Err(IllegalMove::Other(
+                "flip mode has no deployment: the authority deals".into(),
+            ));
+        }
         if self.deployments[side as usize].is_some() {
             return Err(IllegalMove::Other("this side has already deployed".into()));
         }
@@ -188,9 +351,82 @@ impl Junqi {
         }])
     }
 
-    fn go(&mut self, side: Side, m: Move) -> Result<Vec<Told<JunqiEvent>>, IllegalMove> {
+    fn deal(&mut self, text: &str) -> Result<Vec<Told<JunqiEvent>>, IllegalMove> {
+        if !self.awaiting_deal() {
+            return Err(IllegalMove::Other("there is nothing to deal".into()));
+        }
+        let dealt = read_deal(text).map_err(IllegalMove::Other)?;
+        let mut board = Board::default();
+        for (p, piece) in dealt {
+            board.set(p, Some(piece));
+            board.set_face_down(p, true);
+            if p.is_headquarters() && !self.options.headquarters_locked {
+                board.set_free(p, true);
+            }
+        }
+        self.board = board;
+        self.dealt = true;
+        Ok(vec![Told {
+            audience: Audience::Everyone,
+            event: JunqiEvent::Dealt,
+        }])
+    }
+
+    /// Turns a face-down piece up; while colours are open, this may fix them.
+    fn turn_up(&mut self, seat: Seat, p: Point) -> Result<Vec<Told<JunqiEvent>>, IllegalMove> {
+        if !self.flip() {
+            return Err(IllegalMove::Other("only flip mode turns pieces up".into()));
+        }
+        let piece = match self.board.get(p) {
+            None => return Err(IllegalMove::NoPiece),
+            Some(_) if !self.board.is_face_down(p) => {
+                return Err(IllegalMove::Other("that piece is already face up".into()));
+            }
+            Some(piece) => piece,
+        };
+        self.board.set_face_down(p, false);
+        if self.first_seat_side.is_none() {
+            let seat_side = piece.side;
+            let fixes = match self.options.flip_colours {
+                FlipColours::FirstTurn => true,
+                FlipColours::TwoInARow => {
+                    self.last_flip[seat.index()] == Some(seat_side)
+                        || self
+                            .board
+                            .pieces()
+                            .all(|(q, _)| !self.board.is_face_down(q))
+                }
+            };
+            self.last_flip[seat.index()] = Some(seat_side);
+            if fixes {
+                self.first_seat_side = Some(if seat == Seat::FIRST {
+                    seat_side
+                } else {
+                    seat_side.other()
+                });
+            }
+        }
+        self.quiet = 0;
+        self.end_turn(seat);
+        Ok(vec![Told {
+            audience: Audience::Everyone,
+            event: JunqiEvent::Flipped {
+                at: p.to_string(),
+                side: piece.side,
+                rank: piece.rank,
+            },
+        }])
+    }
+
+    fn go(&mut self, seat: Seat, m: Move) -> Result<Vec<Told<JunqiEvent>>, IllegalMove> {
+        let side = self.side_of_seat(seat).ok_or_else(|| {
+            IllegalMove::Other("turn a piece up first: your colour is not fixed yet".into())
+        })?;
         let piece = match self.board.get(m.from) {
             None => return Err(IllegalMove::NoPiece),
+            Some(_) if self.board.is_face_down(m.from) => {
+                return Err(IllegalMove::Other("that piece lies face down".into()));
+            }
             Some(p) if p.side != side => return Err(IllegalMove::NotYourPiece),
             Some(p) => p,
         };
@@ -218,23 +454,28 @@ impl Junqi {
                     Battle::DefenderWins => (true, false),
                     Battle::BothRemoved => (true, true),
                 };
-                let open = self.options.visibility == Visibility::Open;
+                // Open and flip modes fight face up; the referee tells nobody.
+                let public = self.options.visibility != Visibility::Referee;
                 JunqiEvent::Battle {
                     mv: m.to_string(),
                     attacker_removed,
                     defender_removed,
-                    attacker: open.then_some(piece.rank),
-                    defender: open.then_some(d.rank),
+                    attacker: public.then_some(piece.rank),
+                    defender: public.then_some(d.rank),
                 }
             }
         };
-        self.plies += 1;
-        self.to_move = side.other();
-        self.judge(side);
+        self.end_turn(seat);
         Ok(vec![Told {
             audience: Audience::Everyone,
             event,
         }])
+    }
+
+    fn end_turn(&mut self, mover: Seat) {
+        self.plies += 1;
+        self.to_move = other_seat(mover);
+        self.judge(mover);
     }
 
     fn resolve(&mut self, m: Move, attacker: Piece, defender: Piece, result: Battle) {
@@ -250,44 +491,76 @@ impl Junqi {
                 removed.extend([attacker, defender]);
             }
         }
+        // Flip mode has no showing of flags: a face-down flag is unknown to its owner too.
         for piece in removed {
-            if piece.rank == Rank::FieldMarshal {
+            if piece.rank == Rank::FieldMarshal && !self.flip() {
                 self.flag_shown[piece.side as usize] = true;
             }
         }
-        if result == Battle::FlagTaken {
-            self.outcome = Some(Outcome::win(
-                seat_of(attacker.side),
-                EndReason::FlagCaptured,
-            ));
+        if result == Battle::FlagTaken
+            && let Some(winner) = self.seat_of_side(attacker.side)
+        {
+            self.outcome = Some(Outcome::win(winner, EndReason::FlagCaptured));
         }
     }
 
-    /// Ends the game if the side now to move cannot move, or the quiet plies ran out.
-    fn judge(&mut self, mover: Side) {
+    /// Returns true if this seat has a legal game move: a flip, or a move of its own pieces.
+    fn can_act(&self, seat: Seat) -> bool {
+        if self.flip() && self.board.pieces().any(|(p, _)| self.board.is_face_down(p)) {
+            return true;
+        }
+        self.side_of_seat(seat)
+            .is_some_and(|side| !self.board.moves(side, self.options.move_rules()).is_empty())
+    }
+
+    /// Ends the game if the seat now to move cannot act, or the quiet plies ran out.
+    fn judge(&mut self, mover: Seat) {
         if self.outcome.is_some() {
             return;
         }
-        let rules = self.options.move_rules();
-        let stuck = self.board.moves(self.to_move, rules).is_empty();
-        if stuck {
-            self.outcome = Some(if self.board.moves(mover, rules).is_empty() {
-                Outcome::draw(EndReason::Stalemate)
+        if !self.can_act(self.to_move) {
+            self.outcome = Some(if self.can_act(mover) {
+                Outcome::win(mover, EndReason::Stalemate)
             } else {
-                Outcome::win(seat_of(mover), EndReason::Stalemate)
+                Outcome::draw(EndReason::Stalemate)
             });
-        } else if self.quiet >= self.options.quiet_plies {
+        } else if self.quiet >= self.options.quiet_limit() {
             self.outcome = Some(Outcome::draw(EndReason::MoveLimit));
         }
     }
 
-    /// Returns the piece's kind if `viewer` may know it: its own pieces, a shown flag,
-    /// everything in open mode or once the game is over.
-    pub(crate) fn visible_rank(&self, viewer: Viewer, piece: Piece) -> Option<Rank> {
-        let own = matches!(viewer, Viewer::Seat(s) if side_of(s) == Some(piece.side));
+    /// Returns the piece's kind if `viewer` may know it: once the game is over, everything;
+    /// in flip mode, every face-up piece and no face-down one; otherwise its own pieces, a shown
+    /// flag, and everything in open mode.
+    pub(crate) fn visible_rank(&self, viewer: Viewer, at: Point, piece: Piece) -> Option<Rank> {
+        if self.outcome.is_some() {
+            return Some(piece.rank);
+        }
+        if self.flip() {
+            return (!self.board.is_face_down(at)).then_some(piece.rank);
+        }
+        let own = matches!(viewer, Viewer::Seat(s) if self.side_of_seat(s) == Some(piece.side));
         let revealed = piece.rank == Rank::Flag && self.flag_shown[piece.side as usize];
-        (own || revealed || self.options.visibility == Visibility::Open || self.outcome.is_some())
-            .then_some(piece.rank)
+        (own || revealed || self.options.visibility == Visibility::Open).then_some(piece.rank)
+    }
+
+    /// Deals from `pick` (which returns a uniform index below its argument): a Fisher–Yates
+    /// shuffle of both sets onto the 50 points that are not camps.
+    fn shuffled_deal(pick: &mut dyn FnMut(usize) -> usize) -> String {
+        let mut pieces = full_sets();
+        for i in (1..pieces.len()).rev() {
+            let j = pick(i + 1).min(i);
+            pieces.swap(i, j);
+        }
+        deal_text(&pieces)
+    }
+}
+
+fn other_seat(seat: Seat) -> Seat {
+    if seat == Seat::FIRST {
+        Seat::SECOND
+    } else {
+        Seat::FIRST
     }
 }
 
@@ -299,24 +572,28 @@ impl Rules for Junqi {
     type Event = JunqiEvent;
 
     const KIND: GameKind = GameKind::Junqi;
-    /// Deployments are secret: the record stays with the authority.
+    /// Deployments and deals are secret: the record stays with the authority.
     const PUBLIC_ACTIONS: bool = false;
 
     fn start(options: &JunqiOptions, _setup: Option<&JunqiSetup>) -> Result<Self, SetupError> {
-        if options.quiet_plies == 0 {
+        if options.quiet_plies == Some(0) {
             return Err(SetupError {
                 problems: vec!["quiet_plies must be at least 1".into()],
             });
         }
+        let flip = options.visibility == Visibility::Flip;
         Ok(Junqi {
             options: options.clone(),
             deployments: [None, None],
             board: Board::default(),
-            to_move: Side::South,
+            to_move: Seat::FIRST,
             quiet: 0,
             flag_shown: [false, false],
             outcome: None,
             plies: 0,
+            first_seat_side: (!flip).then_some(Side::South),
+            dealt: false,
+            last_flip: [None, None],
         })
     }
 
@@ -336,6 +613,9 @@ impl Rules for Junqi {
         if let Some(outcome) = &self.outcome {
             return ToAct::Over(outcome.clone());
         }
+        if self.awaiting_deal() {
+            return ToAct::Chance;
+        }
         if self.deploying() {
             let seats: Vec<Seat> = [Side::South, Side::North]
                 .into_iter()
@@ -344,22 +624,25 @@ impl Rules for Junqi {
                 .collect();
             return ToAct::Seats(seats);
         }
-        ToAct::Seat(seat_of(self.to_move))
+        ToAct::Seat(self.to_move)
     }
 
     /// During deployment: the classic layouts (any valid deployment is accepted). Then every
-    /// move of the side to move.
+    /// flip and move of the seat to move. The authority's deal is not listed: there are too
+    /// many; see [`Rules::chance`].
     fn legal_moves(&self, actor: Actor) -> Vec<JunqiMove> {
         let Actor::Seat(seat) = actor else {
             return Vec::new();
         };
-        let Some(side) = side_of(seat) else {
-            return Vec::new();
-        };
-        if self.outcome.is_some() {
+        if seat.index() >= 2 || self.outcome.is_some() || self.awaiting_deal() {
             return Vec::new();
         }
         if self.deploying() {
+            let side = if seat == Seat::FIRST {
+                Side::South
+            } else {
+                Side::North
+            };
             if self.deployments[side as usize].is_some() {
                 return Vec::new();
             }
@@ -368,31 +651,62 @@ impl Rules for Junqi {
                 .map(|d| JunqiMove::Deploy(d.to_text()))
                 .collect();
         }
-        if side != self.to_move {
+        if seat != self.to_move {
             return Vec::new();
         }
-        self.board
-            .moves(side, self.options.move_rules())
-            .into_iter()
-            .map(JunqiMove::Go)
-            .collect()
+        let mut list: Vec<JunqiMove> = self
+            .board
+            .pieces()
+            .filter(|(p, _)| self.board.is_face_down(*p))
+            .map(|(p, _)| JunqiMove::Flip(p))
+            .collect();
+        if let Some(side) = self.side_of_seat(seat) {
+            list.extend(
+                self.board
+                    .moves(side, self.options.move_rules())
+                    .into_iter()
+                    .map(JunqiMove::Go),
+            );
+        }
+        list
     }
 
     fn play(&mut self, actor: Actor, mv: &JunqiMove) -> Result<Vec<Told<JunqiEvent>>, IllegalMove> {
-        let Actor::Seat(seat) = actor else {
-            return Err(IllegalMove::Other("only a player moves".into()));
+        let seat = match (actor, mv) {
+            (Actor::Authority, JunqiMove::Deal(text)) => return self.deal(text),
+            (Actor::Authority, _) => {
+                return Err(IllegalMove::Other("the authority only deals".into()));
+            }
+            (_, JunqiMove::Deal(_)) => {
+                return Err(IllegalMove::Other("only the authority deals".into()));
+            }
+            (Actor::Seat(seat), _) if seat.index() < 2 => seat,
+            (Actor::Seat(_), _) => return Err(IllegalMove::Other("no such seat".into())),
         };
-        let side = side_of(seat).ok_or_else(|| IllegalMove::Other("no such seat".into()))?;
         match mv {
-            JunqiMove::Deploy(text) => self.deploy(side, text),
-            JunqiMove::Go(_) if self.deploying() => {
+            JunqiMove::Deploy(text) => {
+                let side = if seat == Seat::FIRST {
+                    Side::South
+                } else {
+                    Side::North
+                };
+                self.deploy(side, text)
+            }
+            JunqiMove::Deal(_) => Err(IllegalMove::Other("only the authority deals".into())),
+            JunqiMove::Go(_) | JunqiMove::Flip(_) if self.deploying() => {
                 Err(IllegalMove::Other("both sides must deploy first".into()))
             }
-            JunqiMove::Go(m) => self.go(side, *m),
+            JunqiMove::Flip(p) => self.turn_up(seat, *p),
+            JunqiMove::Go(m) => self.go(seat, *m),
         }
     }
 
     fn view(&self, viewer: Viewer) -> JunqiView {
         JunqiView::of(self, viewer)
+    }
+
+    fn chance(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<JunqiMove> {
+        self.awaiting_deal()
+            .then(|| JunqiMove::Deal(Self::shuffled_deal(pick)))
     }
 }

@@ -1,6 +1,8 @@
 //! What a viewer sees of a Junqi game, and what a move tells everyone. In referee mode a seat
 //! sees its own pieces, the opponent's as unknown (its flag once its Field Marshal has fallen),
-//! and of a battle only which pieces were removed. When the game is over, everything shows.
+//! and of a battle only which pieces were removed. In flip mode everyone sees the same: face-up
+//! pieces, and of face-down ones only where they lie (not even whose they are). When the game is
+//! over, everything shows.
 
 use super::board::Point;
 use super::pieces::{Rank, Side};
@@ -23,8 +25,17 @@ pub struct SeenPiece {
 /// A viewer's picture of the game.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize)]
 pub struct JunqiView {
-    /// Referee or open.
+    /// Referee, open or flip.
     pub visibility: Visibility,
+    /// The side each seat plays, once known (flip mode fixes it with the first flips).
+    pub colours: [Option<Side>; 2],
+    /// Flip mode: the points whose piece lies face down.
+    pub face_down: Vec<String>,
+    /// Flip mode: the points in a headquarters whose piece may still move (dealt there).
+    pub free_in_headquarters: Vec<String>,
+    /// Flip mode: each side's landmines still on the board, face down ones included (a flag
+    /// can be taken only when its side has none).
+    pub landmines_left: Option<[u8; 2]>,
     /// Which seats have deployed.
     pub deployed: [bool; 2],
     /// The pieces on the board as this viewer may see them. While deploying, only the
@@ -58,20 +69,45 @@ impl JunqiView {
             })
             .unwrap_or_default()
         } else {
+            let over = game.outcome.is_some();
             game.board()
                 .pieces()
+                // A face-down piece shows nothing, not even its side, until the end.
+                .filter(|(p, _)| over || !game.board().is_face_down(*p))
                 .map(|(p, piece): (Point, _)| SeenPiece {
                     at: p.to_string(),
                     side: piece.side,
-                    rank: game.visible_rank(viewer, piece),
+                    rank: game.visible_rank(viewer, p, piece),
                 })
                 .collect()
         };
+        let board = game.board();
+        let over = game.outcome.is_some();
+        let points = |keep: &dyn Fn(Point) -> bool| -> Vec<String> {
+            board
+                .pieces()
+                .filter(|(p, _)| keep(*p))
+                .map(|(p, _)| p.to_string())
+                .collect()
+        };
+        let flip = game.flip();
         JunqiView {
             visibility: game.junqi_options().visibility,
+            colours: [
+                game.side_of_seat(Seat::FIRST),
+                game.side_of_seat(Seat::SECOND),
+            ],
+            face_down: if over {
+                Vec::new()
+            } else {
+                points(&|p| board.is_face_down(p))
+            },
+            free_in_headquarters: points(&|p| board.is_free(p)),
+            landmines_left: (flip && game.dealt)
+                .then(|| [Side::South, Side::North].map(|s| board.landmines(s) as u8)),
             deployed: [game.deployments[0].is_some(), game.deployments[1].is_some()],
             pieces,
-            side_to_move: super::state::seat_of(game.side_to_move()),
+            side_to_move: game.seat_to_move(),
             quiet_plies: game.quiet,
             flag_shown: [game.flag_shown(Side::South), game.flag_shown(Side::North)],
         }
@@ -88,6 +124,17 @@ pub enum JunqiEvent {
         /// Which seat.
         seat: Seat,
     },
+    /// The authority dealt the pieces face down (flip mode; nothing of how).
+    Dealt,
+    /// A piece was turned face up (flip mode).
+    Flipped {
+        /// Where, `c5`.
+        at: String,
+        /// Whose it is.
+        side: Side,
+        /// What it is.
+        rank: Rank,
+    },
     /// A piece moved to an empty point.
     Moved {
         /// The move, `a1a5`.
@@ -101,9 +148,9 @@ pub enum JunqiEvent {
         attacker_removed: bool,
         /// The defender was removed.
         defender_removed: bool,
-        /// The attacker's kind (open mode only).
+        /// The attacker's kind (open and flip modes only).
         attacker: Option<Rank>,
-        /// The defender's kind (open mode only).
+        /// The defender's kind (open and flip modes only).
         defender: Option<Rank>,
     },
 }
