@@ -78,6 +78,7 @@ pub struct Ctx {
     pub(crate) history: Rc<HistoryModel>,
     pub(crate) play: RefCell<Option<screens::play::PlaySession>>,
     pub(crate) replay: RefCell<Option<screens::replay::ReplaySession>>,
+    pub(crate) junqi: RefCell<Option<screens::junqi::JunqiSession>>,
     /// The correspondence server's address (a setting).
     pub(crate) server: RefCell<String>,
     /// The sync worker and what it reports; none when the history could not be opened.
@@ -241,6 +242,7 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
         settings: RefCell::new(settings),
         play: RefCell::default(),
         replay: RefCell::default(),
+        junqi: RefCell::default(),
         server: RefCell::new(String::new()),
         worker: RefCell::default(),
         sync_events: RefCell::default(),

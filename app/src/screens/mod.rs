@@ -4,6 +4,7 @@ pub mod about;
 pub mod failure;
 pub mod history;
 pub mod home;
+pub mod junqi;
 pub mod new_game;
 pub mod online;
 pub mod play;
@@ -43,6 +44,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
     home::connect(ctx);
     new_game::connect(ctx);
     online::connect(ctx);
+    junqi::connect(ctx);
     play::connect(ctx);
     history::connect(ctx);
     replay::connect(ctx);

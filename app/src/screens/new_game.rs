@@ -3,8 +3,9 @@
 use super::handler0;
 use crate::app::Ctx;
 use crate::store::{Mode, NewGame};
+use qiguan_core::junqi::{FlipColours, JunqiOptions, Visibility};
 use qiguan_core::xiangqi::{Xiangqi, XiangqiOptions};
-use qiguan_core::{AnyMatch, Match};
+use qiguan_core::{AnyMatch, Match, Seat};
 use qiguan_ui::{NewGameAdapter, Screen};
 use slint::ComponentHandle;
 use std::rc::Rc;
@@ -23,10 +24,65 @@ pub fn connect(ctx: &Rc<Ctx>) {
 }
 
 /// Opens the new-game screen for this game.
-pub fn open(ctx: &Rc<Ctx>, _kind: &str) {
+pub fn open(ctx: &Rc<Ctx>, kind: &str) {
     let ui = ctx.ui();
-    ui.global::<NewGameAdapter>().set_game_index(0);
+    ui.global::<NewGameAdapter>()
+        .set_game_index(i32::from(kind == "junqi"));
     ctx.go(Screen::NewGame);
+}
+
+/// Returns the Junqi options chosen on the screen.
+fn junqi_options(a: &NewGameAdapter<'_>) -> JunqiOptions {
+    JunqiOptions {
+        visibility: match a.get_junqi_mode() {
+            1 => Visibility::Open,
+            2 => Visibility::Flip,
+            _ => Visibility::Referee,
+        },
+        landmine_stays: a.get_landmine_stays(),
+        camps_safe: a.get_camps_safe(),
+        bombs_enter_headquarters: a.get_bombs_enter_hq(),
+        quiet_plies: None,
+        flip_colours: if a.get_two_in_a_row() {
+            FlipColours::TwoInARow
+        } else {
+            FlipColours::FirstTurn
+        },
+        headquarters_locked: a.get_hq_locked(),
+        landmines_attackable: a.get_landmines_attackable(),
+    }
+}
+
+fn start_junqi(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let a = ui.global::<NewGameAdapter>();
+    let options = junqi_options(&a);
+    let (players, computer) = if a.get_opponent() == 1 {
+        let human = if a.get_human_seat() == 1 {
+            Seat::SECOND
+        } else {
+            Seat::FIRST
+        };
+        let bot = if human == Seat::FIRST {
+            Seat::SECOND
+        } else {
+            Seat::FIRST
+        };
+        let mut names = vec![String::new(), String::new()];
+        names[bot.index()] = "电脑".into();
+        (names, Some(bot))
+    } else {
+        (
+            vec![
+                a.get_red_name().trim().to_owned(),
+                a.get_black_name().trim().to_owned(),
+            ],
+            None,
+        )
+    };
+    if let Err(e) = super::junqi::start(ctx, &options, players, computer) {
+        super::play::show_error(ctx, &e);
+    }
 }
 
 /// Returns the options chosen on the screen.
@@ -42,6 +98,9 @@ fn chosen_options(adapter: &NewGameAdapter<'_>) -> XiangqiOptions {
 fn start(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let adapter = ui.global::<NewGameAdapter>();
+    if adapter.get_game_index() == 1 {
+        return start_junqi(ctx);
+    }
     let options = chosen_options(&adapter);
     let players = vec![
         adapter.get_red_name().trim().to_owned(),

@@ -90,6 +90,9 @@ pub fn show_error(ctx: &Rc<Ctx>, text: &str) {
 
 /// Loads a stored game and puts it on the board.
 pub fn open(ctx: &Rc<Ctx>, id: GameId) {
+    if super::junqi::is_junqi(ctx, id) {
+        return super::junqi::open(ctx, id);
+    }
     match load(ctx, id) {
         Ok(session) => {
             *ctx.play.borrow_mut() = Some(session);

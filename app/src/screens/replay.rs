@@ -60,6 +60,9 @@ pub fn connect(ctx: &Rc<Ctx>) {
 
 /// Opens a stored game in the replay screen, at the end or at the start.
 pub fn open(ctx: &Rc<Ctx>, id: GameId, at_end: bool) {
+    if super::junqi::is_junqi(ctx, id) {
+        return super::junqi::open(ctx, id);
+    }
     match load(ctx, id) {
         Ok(mut session) => {
             session.ply = if at_end { session.moves.len() } else { 0 };

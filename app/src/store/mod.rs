@@ -27,6 +27,8 @@ pub enum Mode {
     Imported,
     /// A correspondence game refereed by a server.
     Correspondence,
+    /// One person against the computer, which plays this seat.
+    Computer(u8),
 }
 
 impl Mode {
@@ -36,6 +38,10 @@ impl Mode {
             Mode::PassAndPlay => "pass-and-play",
             Mode::Imported => "imported",
             Mode::Correspondence => "correspondence",
+            Mode::Computer(0) => "computer:0",
+            Mode::Computer(1) => "computer:1",
+            Mode::Computer(2) => "computer:2",
+            Mode::Computer(_) => "computer:3",
         }
     }
 
@@ -43,6 +49,10 @@ impl Mode {
         match text {
             "imported" => Mode::Imported,
             "correspondence" => Mode::Correspondence,
+            "computer:0" => Mode::Computer(0),
+            "computer:1" => Mode::Computer(1),
+            "computer:2" => Mode::Computer(2),
+            "computer:3" => Mode::Computer(3),
             _ => Mode::PassAndPlay,
         }
     }
@@ -576,6 +586,30 @@ impl Store {
              ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             params![key, value],
         )?;
+        Ok(())
+    }
+
+    /// Returns every setting whose key starts with `prefix`, as (rest of the key, value), in key
+    /// order (saved Junqi layouts live under `junqi-layout:`).
+    pub fn settings_with_prefix(&self, prefix: &str) -> Result<Vec<(String, String)>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT key, value FROM settings WHERE substr(key, 1, ?2) = ?1 ORDER BY key",
+        )?;
+        let rows = stmt.query_map(params![prefix, prefix.chars().count() as i64], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (key, value) = row?;
+            out.push((key[prefix.len()..].to_owned(), value));
+        }
+        Ok(out)
+    }
+
+    /// Removes a setting.
+    pub fn delete_setting(&mut self, key: &str) -> Result<(), StoreError> {
+        self.conn
+            .execute("DELETE FROM settings WHERE key = ?1", [key])?;
         Ok(())
     }
 

@@ -6,7 +6,8 @@
 use i_slint_backend_testing::{ElementHandle, TestingBackend, TestingBackendOptions};
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{
-    GameRow, HistoryAdapter, HomeAdapter, Nav, OnlineAdapter, PlayAdapter, ReplayAdapter, Screen,
+    GameRow, HistoryAdapter, HomeAdapter, JunqiAdapter, Nav, OnlineAdapter, PlayAdapter,
+    ReplayAdapter, Screen,
 };
 use qiguan_app::{App, AppOptions};
 use slint::ComponentHandle;
@@ -121,6 +122,67 @@ pub const PGN: &str = r#"[Event "Imported example"]
 1. C2=5 H8+7 2. H2+3 R9=8 3. R1=2 H2+3 4. P7+1 P7+1 5. R2+6 C8=9 6. R2=3 C9-1 1/2-1/2
 "#;
 
+/// Index of a Junqi point like "e5" (row * 5 + column).
+pub fn jq(name: &str) -> i32 {
+    let column = (name.as_bytes()[0] - b'a') as i32;
+    let row: i32 = name[1..].parse().expect("a row");
+    row * 5 + column
+}
+
+/// Taps Junqi points in turn.
+pub fn jq_tap(app: &App, points: &[&str]) {
+    let j = app.window().global::<JunqiAdapter>();
+    for p in points {
+        j.invoke_cell_clicked(jq(p));
+    }
+}
+
+/// Junqi: a referee-mode game between two people (hand-over, deployment, a battle), then a
+/// flip-mode game against the computer.
+pub fn junqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
+    let ui = app.window();
+    let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
+    let j = ui.global::<JunqiAdapter>();
+    ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
+    ng.set_junqi_mode(0);
+    ng.set_opponent(0);
+    ng.set_red_name("Ann".into());
+    ng.set_black_name("Bo".into());
+    visit(app, "junqi-new-game");
+    ng.invoke_start();
+    visit(app, "junqi-handover");
+    j.invoke_handover_done();
+    jq_tap(app, &["c1"]);
+    visit(app, "junqi-deploy");
+    jq_tap(app, &["c1"]);
+    j.set_show_layouts(true);
+    visit(app, "junqi-layouts");
+    j.set_show_layouts(false);
+    j.invoke_deploy_ready();
+    j.invoke_handover_done();
+    j.invoke_deploy_ready();
+    j.invoke_handover_done();
+    // Red's major takes Blue's captain; Blue sees only that the attacker won.
+    jq_tap(app, &["e5", "e6"]);
+    j.invoke_handover_done();
+    visit(app, "junqi-battle");
+    jq_tap(app, &["d6"]);
+    visit(app, "junqi-play");
+    jq_tap(app, &["d6"]);
+    ui.global::<Nav>().invoke_back();
+
+    ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
+    ng.set_junqi_mode(2);
+    ng.set_opponent(1);
+    ng.set_human_seat(0);
+    ng.invoke_start();
+    jq_tap(app, &["c5"]);
+    visit(app, "junqi-flip");
+    ng.set_junqi_mode(0);
+    ng.set_opponent(0);
+    ui.global::<Nav>().invoke_back();
+}
+
 /// Drives the app through every screen, calling `visit` with the screen's name at each.
 pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &str)) {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -180,6 +242,8 @@ pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &s
     ui.global::<HomeAdapter>().invoke_about();
     visit(&app, "about");
     ui.global::<Nav>().invoke_back();
+
+    junqi_tour(&app, &mut visit);
 
     // Correspondence: the empty screen, then (as the worker would fill it) a game just
     // created with its invite code, a typed code, and games waiting, my turn first.

@@ -1,0 +1,256 @@
+//! Junqi through the app: the hand-over screen hides everything until the tap, a seat never
+//! sees the other's hidden pieces, deployment swaps and saved layouts, battles, the computer
+//! opponent in flip mode, every action stored before it shows, and the review of a finished
+//! game with every piece shown.
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+mod common;
+
+use common::{jq, jq_tap, point, start};
+use qiguan_app::settings::Language;
+use qiguan_app::store::{GameId, Store};
+use qiguan_app::ui::{HomeAdapter, JunqiAdapter, NewGameAdapter};
+use slint::{ComponentHandle, Model};
+
+const PIECES: [&str; 12] = [
+    "司令", "军长", "师长", "旅长", "团长", "营长", "连长", "排长", "工兵", "炸弹", "地雷", "军旗",
+];
+
+fn all_points() -> Vec<String> {
+    (0..12)
+        .flat_map(|row| (0..5).map(move |c| format!("{}{row}", (b'a' + c) as char)))
+        .collect()
+}
+
+/// What each point's description names: piece names by colour.
+fn seen(app: &qiguan_app::App) -> Vec<(String, String)> {
+    all_points()
+        .into_iter()
+        .map(|p| {
+            let d = point(app, &p);
+            (p, d)
+        })
+        .filter(|(_, d)| !d.is_empty())
+        .collect()
+}
+
+fn names_of(app: &qiguan_app::App, colour: &str) -> Vec<String> {
+    seen(app)
+        .into_iter()
+        .filter(|(_, d)| d.starts_with(colour))
+        .map(|(_, d)| d)
+        .collect()
+}
+
+fn stored_actions(dir: &std::path::Path) -> Vec<String> {
+    let store = Store::open_dir(dir).unwrap();
+    let id = store
+        .history_ids(&Default::default())
+        .unwrap()
+        .into_iter()
+        .max_by_key(|g| g.0)
+        .unwrap_or(GameId(0));
+    store
+        .load(id)
+        .unwrap()
+        .record
+        .actions
+        .into_iter()
+        .map(|e| e.action)
+        .collect()
+}
+
+fn new_junqi(app: &qiguan_app::App, mode: i32, computer: bool) {
+    let ui = app.window();
+    ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
+    let ng = ui.global::<NewGameAdapter>();
+    assert_eq!(ng.get_game_index(), 1);
+    ng.set_junqi_mode(mode);
+    ng.set_opponent(i32::from(computer));
+    ng.set_human_seat(0);
+    ng.invoke_start();
+}
+
+#[test]
+fn referee_pass_and_play_hides_each_seat_from_the_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (1280, 800));
+    let j = app.window().global::<JunqiAdapter>();
+    new_junqi(&app, 0, false);
+
+    // The hand-over screen first: nothing of the board shows.
+    assert_eq!(j.get_phase(), "handover");
+    assert!(seen(&app).is_empty(), "{:?}", seen(&app));
+    j.invoke_handover_done();
+    assert_eq!(j.get_phase(), "deploy");
+    assert_eq!(names_of(&app, "Red").len(), 25);
+    assert!(names_of(&app, "Blue").is_empty());
+
+    // Tap two pieces to swap them: the engineer on c5 and the major on e5 (steady defence).
+    let before = (point(&app, "c5"), point(&app, "e5"));
+    jq_tap(&app, &["c5"]);
+    assert!(point(&app, "c5").contains("selected"));
+    jq_tap(&app, &["e5"]);
+    assert_eq!(point(&app, "c5"), before.1);
+    assert_eq!(point(&app, "e5"), before.0);
+    jq_tap(&app, &["c5", "e5"]); // and back
+    // A swap that breaks a rule is reported, and Ready waits.
+    jq_tap(&app, &["b0", "b5"]); // the flag to the front row
+    assert!(
+        j.get_deploy_issues()
+            .iter()
+            .any(|i| i.code == "flag" && i.at == "b5")
+    );
+    j.invoke_deploy_ready();
+    assert!(
+        stored_actions(dir.path()).is_empty(),
+        "a bad layout is not sent"
+    );
+    jq_tap(&app, &["b0", "b5"]);
+    assert_eq!(j.get_deploy_issues().row_count(), 0);
+
+    // A layout can be saved under a name and loaded again.
+    j.set_layout_name("My wall".into());
+    j.invoke_save_layout();
+    assert_eq!(
+        j.get_saved_layouts().iter().collect::<Vec<_>>(),
+        vec![slint::SharedString::from("My wall")]
+    );
+    let saved = point(&app, "a5");
+    j.invoke_deploy_random();
+    j.invoke_load_layout(0);
+    assert_eq!(point(&app, "a5"), saved);
+
+    j.invoke_deploy_ready();
+    assert_eq!(
+        stored_actions(dir.path()).len(),
+        1,
+        "stored before it shows"
+    );
+    assert_eq!(j.get_phase(), "handover");
+    assert!(seen(&app).is_empty());
+    assert_eq!(j.get_viewer(), 1);
+    j.invoke_handover_done();
+    assert_eq!(j.get_phase(), "deploy");
+    assert!(
+        names_of(&app, "Red").is_empty(),
+        "Blue never sees Red's layout"
+    );
+    j.invoke_deploy_ready();
+    assert_eq!(j.get_phase(), "handover");
+    j.invoke_handover_done();
+
+    // Red plays: its major on e5 takes Blue's captain on e6.
+    assert_eq!(j.get_phase(), "play");
+    assert_eq!(j.get_to_move(), 0);
+    for (_, d) in names_of(&app, "Blue").iter().map(|d| ((), d)) {
+        assert!(d.contains("unknown piece"), "Red sees {d}");
+    }
+    jq_tap(&app, &["e5"]);
+    assert!(point(&app, "e6").contains("legal move"));
+    jq_tap(&app, &["e6"]);
+    let actions = stored_actions(dir.path());
+    assert_eq!(actions.len(), 3);
+    assert_eq!(actions[2], "e5e6");
+    assert_eq!(j.get_phase(), "handover");
+    assert!(seen(&app).is_empty());
+    j.invoke_handover_done();
+    assert_eq!(j.get_viewer(), 1);
+    assert_eq!(j.get_battle(), "won");
+    assert_eq!(j.get_battle_at(), "e6");
+    assert_eq!(
+        j.get_battle_attacker(),
+        "?",
+        "Blue does not learn what attacked"
+    );
+    assert_eq!(j.get_battle_defender(), "连长");
+    assert!(j.get_banner_visible());
+    let red = names_of(&app, "Red");
+    assert_eq!(red.len(), 25);
+    assert!(red.iter().all(|d| d.contains("unknown piece")), "{red:?}");
+    assert!(point(&app, "e6").starts_with("Red unknown piece"));
+    for piece in PIECES {
+        assert!(
+            !red.iter().any(|d| d.contains(piece)),
+            "Blue's view names a red {piece}"
+        );
+    }
+
+    // Blue resigns: the game is over and its review shows everything.
+    j.invoke_resign();
+    assert!(j.get_show_end_dialog());
+    assert_eq!(j.get_result(), "win:0");
+    assert_eq!(j.get_phase(), "over");
+    j.invoke_review();
+    assert_eq!(j.get_phase(), "review");
+    assert_eq!(j.get_review_ply(), 4);
+    let red = names_of(&app, "Red");
+    assert_eq!(red.len(), 25);
+    assert!(red.iter().all(|d| !d.contains("unknown")), "{red:?}");
+    j.invoke_review_step(-1);
+    j.invoke_review_step(-1);
+    assert_eq!(j.get_review_ply(), 2);
+    assert!(point(&app, "e6").contains("连长"), "before the battle");
+
+    // Reopened from the history, the game shows the same result.
+    drop(app);
+    let app = start(dir.path(), Language::English, (360, 780));
+    let store = Store::open_dir(dir.path()).unwrap();
+    let rows = store.history_ids(&Default::default()).unwrap();
+    assert_eq!(rows.len(), 1);
+    app.window()
+        .global::<qiguan_app::ui::HistoryAdapter>()
+        .invoke_open(rows[0].0 as i32);
+    let j = app.window().global::<JunqiAdapter>();
+    assert_eq!(j.get_phase(), "over");
+    assert_eq!(
+        names_of(&app, "Blue").len(),
+        24,
+        "Blue lost its captain on e6"
+    );
+}
+
+#[test]
+fn flip_mode_against_the_computer_needs_no_hand_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    let j = app.window().global::<JunqiAdapter>();
+    new_junqi(&app, 2, true);
+    assert_eq!(j.get_phase(), "play");
+    assert_eq!(j.get_mode(), "flip");
+    let actions = stored_actions(dir.path());
+    assert_eq!(actions.len(), 1);
+    assert!(actions[0].starts_with("deal:"), "this device dealt");
+    let face_down = seen(&app)
+        .iter()
+        .filter(|(_, d)| d.starts_with("face down"))
+        .count();
+    assert_eq!(face_down, 50);
+    assert_eq!(
+        j.get_seat_colours().iter().collect::<Vec<_>>(),
+        vec![-1, -1]
+    );
+
+    jq_tap(&app, &["c5"]);
+    let actions = stored_actions(dir.path());
+    assert_eq!(actions.len(), 3, "{actions:?}");
+    assert_eq!(actions[1], "flip:c5");
+    assert_eq!(j.get_phase(), "play", "no hand-over against the computer");
+    assert_eq!(j.get_to_move(), 0);
+    let colours: Vec<i32> = j.get_seat_colours().iter().collect();
+    assert!(
+        colours[0] >= 0 && colours[1] == 1 - colours[0],
+        "{colours:?}"
+    );
+    assert!(!point(&app, "c5").starts_with("face down"));
+    // Keep turning pieces up; the computer answers each time.
+    for p in ["a0", "a2", "a3", "a5", "a6", "a8", "a9", "a11"] {
+        if point(&app, p).starts_with("face down") && j.get_to_move() == 0 {
+            jq_tap(&app, &[p]);
+        }
+    }
+    let n = stored_actions(dir.path()).len();
+    assert!(n >= 9, "{n} actions");
+    assert_eq!(j.get_to_move(), 0);
+    let _ = jq("a0");
+}
