@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{jq, jq_tap, point, start};
+use common::{jq_tap, point, start};
 use qiguan_app::settings::Language;
 use qiguan_app::store::{GameId, Store};
 use qiguan_app::ui::{HomeAdapter, JunqiAdapter, NewGameAdapter};
@@ -120,6 +120,14 @@ fn referee_pass_and_play_hides_each_seat_from_the_other() {
     j.invoke_deploy_random();
     j.invoke_load_layout(0);
     assert_eq!(point(&app, "a5"), saved);
+    j.set_layout_name("Spare".into());
+    j.invoke_save_layout();
+    assert_eq!(j.get_saved_layouts().row_count(), 2);
+    j.invoke_delete_layout(1); // "Spare" sorts after "My wall"
+    assert_eq!(
+        j.get_saved_layouts().iter().collect::<Vec<_>>(),
+        vec![slint::SharedString::from("My wall")]
+    );
 
     j.invoke_deploy_ready();
     assert_eq!(
@@ -143,7 +151,7 @@ fn referee_pass_and_play_hides_each_seat_from_the_other() {
     // Red plays: its major on e5 takes Blue's captain on e6.
     assert_eq!(j.get_phase(), "play");
     assert_eq!(j.get_to_move(), 0);
-    for (_, d) in names_of(&app, "Blue").iter().map(|d| ((), d)) {
+    for d in names_of(&app, "Blue") {
         assert!(d.contains("unknown piece"), "Red sees {d}");
     }
     jq_tap(&app, &["e5"]);
@@ -191,6 +199,9 @@ fn referee_pass_and_play_hides_each_seat_from_the_other() {
     j.invoke_review_step(-1);
     assert_eq!(j.get_review_ply(), 2);
     assert!(point(&app, "e6").contains("连长"), "before the battle");
+    j.invoke_review_step(-1);
+    assert_eq!(names_of(&app, "Red").len(), 25, "Red's deployment, made first");
+    assert!(names_of(&app, "Blue").is_empty());
 
     // Reopened from the history, the game shows the same result.
     drop(app);
@@ -252,5 +263,4 @@ fn flip_mode_against_the_computer_needs_no_hand_over() {
     let n = stored_actions(dir.path()).len();
     assert!(n >= 9, "{n} actions");
     assert_eq!(j.get_to_move(), 0);
-    let _ = jq("a0");
 }

@@ -75,6 +75,8 @@ pub use game::{
     Actor, Audience, EndReason, GameKind, GameResult, IllegalMove, Outcome, Rules, SetupError,
     ToAct, Told, Viewer,
 };
-pub use matches::{ActionError, DrawOffer, Match, MatchEvent, MatchView, seeded_pick};
+pub use matches::{
+    ActionError, DrawOffer, Match, MatchEvent, MatchView, seeded_pick, uniform_index,
+};
 pub use record::{RECORD_FORMAT, Record, RecordEntry, RecordError};
 pub use seat::{BySeat, MAX_SEATS, Seat};

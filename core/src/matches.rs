@@ -474,6 +474,22 @@ fn to_value<T: Serialize>(value: &T) -> serde_json::Value {
     serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
 }
 
+/// Returns a uniform index below `n` from a source of random 64-bit words, without modulo bias
+/// (rejection sampling). The authority builds its picker on this with its CSPRNG.
+pub fn uniform_index(n: usize, mut random: impl FnMut() -> u64) -> usize {
+    if n <= 1 {
+        return 0;
+    }
+    let n = n as u64;
+    let zone = u64::MAX - u64::MAX % n;
+    loop {
+        let x = random();
+        if x < zone {
+            return (x % n) as usize;
+        }
+    }
+}
+
 /// A picker for [`Match::resolve_chance`] from a seed: reproducible, for tests, bots and
 /// benchmarks. Not for dealing real games: the authority uses the operating system's CSPRNG.
 pub fn seeded_pick(seed: u64) -> impl FnMut(usize) -> usize {

@@ -147,6 +147,13 @@ fn the_authority_deals_everything_face_down_and_nobody_sees_it() {
     assert!(moves.iter().all(|m| m.starts_with("flip:")));
     // The four headquarters pieces were dealt there, so they may move once face up.
     assert_eq!(v_len(&view(&game, Seat::FIRST), "free_in_headquarters"), 4);
+    let locked = JunqiOptions {
+        headquarters_locked: true,
+        ..flip_options()
+    };
+    let mut g: Match<Junqi> = Match::new(&locked, None).unwrap();
+    g.resolve_chance(&mut seeded_pick(7)).unwrap();
+    assert_eq!(v_len(&view(&g, Seat::FIRST), "free_in_headquarters"), 0);
     // Two seeds deal differently; the same seed deals the same.
     let deal_of = |seed| {
         let mut g: Match<Junqi> = Match::new(&flip_options(), None).unwrap();
@@ -457,4 +464,16 @@ fn a_flip_text_round_trips() {
     assert_eq!(m, JunqiMove::Flip(p("c10")));
     assert_eq!(m.to_string(), "flip:c10");
     assert!("flip:z9".parse::<JunqiMove>().is_err());
+}
+
+#[test]
+fn the_uniform_index_stays_in_range_and_reaches_every_value() {
+    let mut source = seeded_pick(3);
+    let mut seen = [0usize; 7];
+    for _ in 0..7000 {
+        let i = qiguan_core::uniform_index(7, || source(usize::MAX) as u64);
+        seen[i] += 1;
+    }
+    assert!(seen.iter().all(|&n| n > 800), "{seen:?}");
+    assert_eq!(qiguan_core::uniform_index(1, || unreachable!()), 0);
 }

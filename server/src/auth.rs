@@ -17,19 +17,9 @@ fn random<const N: usize>() -> [u8; N] {
 }
 
 /// Returns a uniform index below `n` from the operating system's CSPRNG: the server's dealer
-/// and dice. Rejection sampling keeps it unbiased.
+/// and dice.
 pub fn pick(n: usize) -> usize {
-    if n <= 1 {
-        return 0;
-    }
-    let n = n as u64;
-    let zone = u64::MAX - u64::MAX % n;
-    loop {
-        let x = u64::from_le_bytes(random::<8>());
-        if x < zone {
-            return (x % n) as usize;
-        }
-    }
+    qiguan_core::uniform_index(n, || u64::from_le_bytes(random::<8>()))
 }
 
 /// Makes a new seat token: 128 random bits, URL-safe base64 (22 characters).

@@ -215,6 +215,34 @@ fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<JunqiSession, StoreError> {
     })
 }
 
+impl LastAction {
+    /// Describes what a game action told, with what stood on its two points before it.
+    fn of(event: JunqiEvent, before: &qiguan_core::junqi::Board) -> LastAction {
+        let (attacker, defender) = match &event {
+            JunqiEvent::Battle { mv, .. } | JunqiEvent::Moved { mv } => mv
+                .parse::<qiguan_core::junqi::Move>()
+                .map_or((None, None), |m| {
+                    let at = |p| before.get(p).map(|q| (q.side, q.rank));
+                    (at(m.from), at(m.to))
+                }),
+            _ => (None, None),
+        };
+        LastAction {
+            event,
+            attacker,
+            defender,
+        }
+    }
+}
+
+/// Returns the game event among what an action told.
+fn game_event(told: Vec<qiguan_core::Told<MatchEvent<JunqiEvent>>>) -> Option<JunqiEvent> {
+    told.into_iter().find_map(|t| match t.event {
+        MatchEvent::Game { event } => Some(event),
+        _ => None,
+    })
+}
+
 /// Replays a record to learn what its last game action told, and what fought.
 fn last_action(record: &Record) -> Option<LastAction> {
     let index = record.actions.iter().rposition(|e| {
@@ -227,24 +255,8 @@ fn last_action(record: &Record) -> Option<LastAction> {
     let mut game: Match<Junqi> = Match::from_record(&before).ok()?;
     let entry = &record.actions[index];
     let board = game.game().board().clone();
-    let told = game.apply_text(entry.by, &entry.action).ok()?;
-    let event = told.into_iter().find_map(|t| match t.event {
-        MatchEvent::Game { event } => Some(event),
-        _ => None,
-    })?;
-    let (attacker, defender) = match &event {
-        JunqiEvent::Battle { mv, .. } | JunqiEvent::Moved { mv } => {
-            let m: qiguan_core::junqi::Move = mv.parse().ok()?;
-            let at = |p| board.get(p).map(|q| (q.side, q.rank));
-            (at(m.from), at(m.to))
-        }
-        _ => (None, None),
-    };
-    Some(LastAction {
-        event,
-        attacker,
-        defender,
-    })
+    let event = game_event(game.apply_text(entry.by, &entry.action).ok()?)?;
+    Some(LastAction::of(event, &board))
 }
 
 /// Returns true if `seat` has something it alone may see right now: its deployment, or (in
@@ -349,28 +361,10 @@ fn store_and_apply(
         })
     })
     .map_err(|e| e.to_string())?;
-    if let Some(event) = told.into_iter().find_map(|t| match t.event {
-        MatchEvent::Game { event } => Some(event),
-        _ => None,
-    }) && !matches!(event, JunqiEvent::Deployed { .. } | JunqiEvent::Dealt)
+    if let Some(event) = game_event(told)
+        && !matches!(event, JunqiEvent::Deployed { .. } | JunqiEvent::Dealt)
     {
-        let (attacker, defender) = match &event {
-            JunqiEvent::Battle { mv, .. } | JunqiEvent::Moved { mv } => {
-                match mv.parse::<qiguan_core::junqi::Move>() {
-                    Ok(m) => {
-                        let at = |p| board.get(p).map(|q| (q.side, q.rank));
-                        (at(m.from), at(m.to))
-                    }
-                    Err(_) => (None, None),
-                }
-            }
-            _ => (None, None),
-        };
-        s.last = Some(LastAction {
-            event,
-            attacker,
-            defender,
-        });
+        s.last = Some(LastAction::of(event, &board));
         s.banner_pending.set(true);
     }
     s.game = next;
@@ -783,21 +777,13 @@ fn review_cells(game: &Match<Junqi>, at: usize) -> Vec<JunqiCell> {
     let g = past.game();
     if g.deploying() {
         // Show each deployment as it was made.
-        for entry in &record.actions {
-            if let (Actor::Seat(seat), Some(text)) =
-                (entry.by, entry.action.strip_prefix("deploy:"))
-            {
-                let side = if seat == Seat::FIRST {
-                    Side::South
-                } else {
-                    Side::North
-                };
-                if let Ok(d) = Deployment::from_text(side, text) {
-                    for (p, rank) in d.pieces {
-                        cells[p.index()].side = side as i32;
-                        cells[p.index()].piece = rank.chinese().into();
-                    }
-                }
+        for d in [Side::South, Side::North]
+            .into_iter()
+            .filter_map(|side| g.deployment(side))
+        {
+            for (p, rank) in &d.pieces {
+                cells[p.index()].side = d.side as i32;
+                cells[p.index()].piece = rank.chinese().into();
             }
         }
         return cells;
@@ -867,16 +853,7 @@ fn segment(a: (f32, f32), b: (f32, f32)) -> String {
 
 /// A uniform index below `n` from the operating system's randomness: this device deals.
 fn os_pick(n: usize) -> usize {
-    if n <= 1 {
-        return 0;
-    }
-    let zone = u64::MAX - u64::MAX % n as u64;
-    loop {
-        let x = random_seed();
-        if x < zone {
-            return (x % n as u64) as usize;
-        }
-    }
+    qiguan_core::uniform_index(n, random_seed)
 }
 
 /// 64 random bits for the dealer and the computer player's choices.

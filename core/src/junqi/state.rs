@@ -249,6 +249,15 @@ pub const fn seat_of(side: Side) -> Seat {
     }
 }
 
+/// Returns the side a seat deploys in referee and open modes: the inverse of [`seat_of`].
+const fn home_side(seat: Seat) -> Side {
+    if seat.index() == 0 {
+        Side::South
+    } else {
+        Side::North
+    }
+}
+
 /// The authoritative state: every piece's identity. Never serialized; see [`JunqiView`].
 #[derive(Clone, Debug)]
 pub struct Junqi {
@@ -313,6 +322,12 @@ impl Junqi {
         } else {
             Seat::SECOND
         })
+    }
+
+    /// Returns the deployment a side has made, if any (for the authority and for reviewing a
+    /// finished game).
+    pub fn deployment(&self, side: Side) -> Option<&Deployment> {
+        self.deployments[side as usize].as_ref()
     }
 
     /// Returns the options.
@@ -638,12 +653,7 @@ impl Rules for Junqi {
             return Vec::new();
         }
         if self.deploying() {
-            let side = if seat == Seat::FIRST {
-                Side::South
-            } else {
-                Side::North
-            };
-            if self.deployments[side as usize].is_some() {
+            if self.deployments[home_side(seat) as usize].is_some() {
                 return Vec::new();
             }
             return super::deployment::classic_names()
@@ -684,14 +694,7 @@ impl Rules for Junqi {
             (Actor::Seat(_), _) => return Err(IllegalMove::Other("no such seat".into())),
         };
         match mv {
-            JunqiMove::Deploy(text) => {
-                let side = if seat == Seat::FIRST {
-                    Side::South
-                } else {
-                    Side::North
-                };
-                self.deploy(side, text)
-            }
+            JunqiMove::Deploy(text) => self.deploy(home_side(seat), text),
             JunqiMove::Deal(_) => Err(IllegalMove::Other("only the authority deals".into())),
             JunqiMove::Go(_) | JunqiMove::Flip(_) if self.deploying() => {
                 Err(IllegalMove::Other("both sides must deploy first".into()))
