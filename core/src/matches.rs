@@ -6,7 +6,7 @@ use crate::game::{
 };
 use crate::record::{RECORD_FORMAT, Record, RecordEntry, RecordError};
 use crate::seat::Seat;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A game in progress or finished, as the authority holds it.
@@ -26,7 +26,7 @@ pub struct Match<G: Rules> {
 }
 
 /// A standing draw offer.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct DrawOffer {
     /// Who offered.
     pub by: Seat,
@@ -136,10 +136,14 @@ impl fmt::Display for ActionError {
 impl std::error::Error for ActionError {}
 
 /// What one viewer may know of a match: the game's view plus the shared state.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MatchView<V> {
     /// Actions applied so far; the version a client must quote when it acts.
     pub version: usize,
+    /// How many of them were the seats' game moves (not draw offers, resignations or the
+    /// authority's chance moves).
+    #[serde(default)]
+    pub moves: usize,
     /// Who must act next, or the outcome.
     pub to_act: ToAct,
     /// The standing draw offer, if any.
@@ -397,6 +401,7 @@ impl<G: Rules> Match<G> {
     pub fn view(&self, viewer: Viewer) -> MatchView<G::View> {
         MatchView {
             version: self.version(),
+            moves: self.moves_by.iter().sum(),
             to_act: self.to_act(),
             draw_offer: self.draw.clone(),
             game: self.game.view(viewer),
@@ -404,9 +409,11 @@ impl<G: Rules> Match<G> {
     }
 
     /// Returns the actions as `viewer` may see them: all of them in a game without hidden
-    /// information, none otherwise (such games give views and events instead).
+    /// information or once the game is over (when nothing is secret any more, so that every
+    /// seat can keep the full record for its history); none while a game with secrets goes on
+    /// (such games give views and events instead).
     pub fn actions_seen_by(&self, _viewer: Viewer) -> Option<&[RecordEntry]> {
-        G::PUBLIC_ACTIONS.then_some(&self.actions[..])
+        (G::PUBLIC_ACTIONS || self.outcome().is_some()).then_some(&self.actions[..])
     }
 
     /// Returns the record of the match so far.

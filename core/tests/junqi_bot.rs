@@ -27,6 +27,7 @@ fn view(pieces: &[(&str, Side, Option<Rank>)]) -> JunqiView {
         side_to_move: Seat::FIRST,
         quiet_plies: 0,
         flag_shown: [false, false],
+        last: None,
     }
 }
 
@@ -134,4 +135,30 @@ fn it_deploys_legally_when_it_has_not() {
     };
     let d = qiguan_core::junqi::Deployment::from_text(Side::North, &text).unwrap();
     assert_eq!(d.validate(), Ok(()));
+}
+
+#[test]
+fn the_computer_accepts_a_draw_only_when_clearly_behind() {
+    use qiguan_core::junqi::bot::accepts_draw;
+    let south = |at: &'static str| (at, Side::South, Some(Rank::Captain));
+    let north = |at: &'static str| (at, Side::North, None);
+    // Two against two, flags aside: no.
+    let even = view(&[
+        south("a1"),
+        south("b1"),
+        ("b0", Side::South, Some(Rank::Flag)),
+        north("a10"),
+        north("b10"),
+        ("b11", Side::North, Some(Rank::Flag)),
+    ]);
+    assert!(!accepts_draw(&even, Seat::FIRST));
+    assert!(!accepts_draw(&even, Seat::SECOND));
+    // One against three: the one accepts, the three do not.
+    let behind = view(&[south("a1"), north("a10"), north("b10"), north("c10")]);
+    assert!(accepts_draw(&behind, Seat::FIRST));
+    assert!(!accepts_draw(&behind, Seat::SECOND));
+    // Before its colour is known (flip mode) it declines.
+    let mut unknown = behind.clone();
+    unknown.colours = [None, None];
+    assert!(!accepts_draw(&unknown, Seat::FIRST));
 }

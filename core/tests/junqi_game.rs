@@ -48,6 +48,20 @@ fn assert_no_leak(game: &Match<Junqi>, seat: Seat) {
             other => panic!("seat {seat:?} sees an opposing {other} at {}", piece["at"]),
         }
     }
+    // The last move names what fought only as far as this seat may know: its own piece
+    // always, the opponent's only in open mode or once the game is over.
+    for role in ["mover", "defender"] {
+        let piece = &view["last"][role];
+        if piece.is_null() {
+            continue;
+        }
+        let known = piece["side"] == mine || open || game.outcome().is_some();
+        assert_eq!(
+            !piece["rank"].is_null(),
+            known,
+            "seat {seat:?}, last {role}: {piece}"
+        );
+    }
 }
 
 #[test]

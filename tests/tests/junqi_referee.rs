@@ -8,23 +8,34 @@ use serde_json::{Value, json};
 
 /// Fails if `body`, sent to the seat playing `mine`, names an opposing piece or holds the
 /// opponent's deployment text.
+/// Once the game is over nothing is secret: the answer carries the whole record.
 fn scan(body: &str, mine: &str, their_layout: &str) {
-    assert!(
-        !body.contains(their_layout),
-        "the opponent's deployment leaked: {body}"
-    );
     let v: Value = serde_json::from_str(body).unwrap();
     let view = if v.get("current").is_some() {
         &v["current"]
     } else {
         &v
     };
+    if view["to_act"]["kind"] == "over" {
+        assert!(
+            view["actions"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|e| e["action"]
+                    .as_str()
+                    .is_some_and(|t| t.contains(their_layout)))),
+            "a finished game's answer carries the whole record: {body}"
+        );
+        return;
+    }
+    assert!(
+        !body.contains(their_layout),
+        "the opponent's deployment leaked: {body}"
+    );
     let Some(pieces) = view["view"]["game"]["pieces"].as_array() else {
         return;
     };
-    let over = view["to_act"]["kind"] == "over";
     for p in pieces {
-        if p["side"] != mine && !over {
+        if p["side"] != mine {
             let flag_shown = p["rank"] == "flag";
             assert!(
                 p["rank"].is_null() || flag_shown,
@@ -160,4 +171,37 @@ async fn no_answer_to_a_seat_names_an_opposing_piece() {
         scan(&waited, sides[1 - seat], &layouts[seat]);
     }
     assert!(battles_seen > 0, "the game had battles to hide");
+
+    // The game ends (by resignation if no flag fell): both seats then get the whole record.
+    let (_, body) = send(
+        client
+            .get(format!("{base}/api/games/{id}"))
+            .bearer_auth(&tokens[0]),
+    )
+    .await;
+    let view: Value = serde_json::from_str(&body).unwrap();
+    if view["to_act"]["kind"] != "over" {
+        let body_json = json!({"expected_version": view["version"], "client_action_id": "r", "action": "resign"});
+        let (status, body) = send(
+            client
+                .post(format!("{base}/api/games/{id}/actions"))
+                .bearer_auth(&tokens[0])
+                .json(&body_json),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    for seat in [0, 1] {
+        let (_, body) = send(
+            client
+                .get(format!("{base}/api/games/{id}"))
+                .bearer_auth(&tokens[seat]),
+        )
+        .await;
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(v["to_act"]["kind"], "over", "{body}");
+        scan(&body, sides[seat], &layouts[1 - seat]);
+        let actions = v["actions"].as_array().unwrap();
+        assert_eq!(actions.len() as u64, v["version"].as_u64().unwrap());
+    }
 }

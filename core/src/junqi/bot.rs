@@ -61,6 +61,23 @@ pub fn choose(
     scored.into_iter().max_by_key(|(s, _)| *s).map(|(_, m)| m)
 }
 
+/// Whether the computer, playing `seat`, accepts a draw offered to it: when it is clearly
+/// behind, with at least two pieces fewer than the opponent on the board (flags not counted).
+/// The count needs nothing hidden; face-down pieces in flip mode belong to nobody yet.
+pub fn accepts_draw(view: &JunqiView, seat: Seat) -> bool {
+    let Some(side) = view.colours.get(seat.index()).copied().flatten() else {
+        return false;
+    };
+    let count = |s: Side| {
+        view.pieces
+            .iter()
+            .filter(|p| p.side == s && p.rank != Some(Rank::Flag))
+            .filter(|p| !view.face_down.contains(&p.at))
+            .count()
+    };
+    count(side) + 2 <= count(side.other())
+}
+
 /// Turning a piece up is worth a little: it may give us a piece, and it resets the quiet count.
 /// Next to one of our valuable pieces it is a risk (it may be a stronger opposing piece).
 fn flip_score(board: &Board, side: Option<Side>, at: Point) -> i64 {

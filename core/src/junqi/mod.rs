@@ -15,4 +15,4 @@ pub use deployment::{DeployProblem, Deployment};
 pub use movegen::{Board, Move, MoveRules, Piece};
 pub use pieces::{Battle, BattleRules, Rank, Side, battle};
 pub use state::{FlipColours, Junqi, JunqiMove, JunqiOptions, JunqiSetup, Visibility};
-pub use view::{JunqiEvent, JunqiView, SeenPiece};
+pub use view::{JunqiEvent, JunqiView, SeenPiece, SeenPlay};

@@ -276,6 +276,19 @@ pub struct Junqi {
     pub(crate) dealt: bool,
     /// Flip mode: the colour each seat turned up last, while colours are open.
     last_flip: [Option<Side>; 2],
+    /// The last move or flip, with the pieces that stood on its points (shown to each viewer
+    /// as far as it may know them).
+    pub(crate) last: Option<LastPlay>,
+}
+
+/// The last move or flip as the authority knows it.
+#[derive(Clone, Debug)]
+pub(crate) struct LastPlay {
+    pub(crate) event: JunqiEvent,
+    /// The piece that moved (none for a flip).
+    pub(crate) mover: Option<Piece>,
+    /// The piece it attacked, if any.
+    pub(crate) defender: Option<Piece>,
 }
 
 impl Junqi {
@@ -423,13 +436,19 @@ impl Junqi {
         }
         self.quiet = 0;
         self.end_turn(seat);
+        let event = JunqiEvent::Flipped {
+            at: p.to_string(),
+            side: piece.side,
+            rank: piece.rank,
+        };
+        self.last = Some(LastPlay {
+            event: event.clone(),
+            mover: None,
+            defender: None,
+        });
         Ok(vec![Told {
             audience: Audience::Everyone,
-            event: JunqiEvent::Flipped {
-                at: p.to_string(),
-                side: piece.side,
-                rank: piece.rank,
-            },
+            event,
         }])
     }
 
@@ -481,6 +500,11 @@ impl Junqi {
             }
         };
         self.end_turn(seat);
+        self.last = Some(LastPlay {
+            event: event.clone(),
+            mover: Some(piece),
+            defender,
+        });
         Ok(vec![Told {
             audience: Audience::Everyone,
             event,
@@ -609,6 +633,7 @@ impl Rules for Junqi {
             first_seat_side: (!flip).then_some(Side::South),
             dealt: false,
             last_flip: [None, None],
+            last: None,
         })
     }
 

@@ -9,10 +9,10 @@ use super::pieces::{Rank, Side};
 use super::state::{Junqi, Visibility};
 use crate::game::Viewer;
 use crate::seat::Seat;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One occupied point as a viewer sees it.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct SeenPiece {
     /// The point, `c5`.
     pub at: String,
@@ -23,7 +23,7 @@ pub struct SeenPiece {
 }
 
 /// A viewer's picture of the game.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct JunqiView {
     /// Referee, open or flip.
     pub visibility: Visibility,
@@ -47,6 +47,22 @@ pub struct JunqiView {
     pub quiet_plies: u32,
     /// Which sides have shown their flag (their Field Marshal fell).
     pub flag_shown: [bool; 2],
+    /// The last move or flip, and what fought, as far as this viewer may know.
+    #[serde(default)]
+    pub last: Option<SeenPlay>,
+}
+
+/// The last move or flip as one viewer may know it: the event everyone was told, and the
+/// pieces that stood on its two points, each with its kind only when this viewer may know it
+/// (its own pieces; everything in open and flip modes and once the game is over).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct SeenPlay {
+    /// What everyone was told.
+    pub event: JunqiEvent,
+    /// The piece that moved, at its starting point (none for a flip).
+    pub mover: Option<SeenPiece>,
+    /// The piece it attacked, at the target point.
+    pub defender: Option<SeenPiece>,
 }
 
 impl JunqiView {
@@ -110,13 +126,36 @@ impl JunqiView {
             side_to_move: game.seat_to_move(),
             quiet_plies: game.quiet,
             flag_shown: [game.flag_shown(Side::South), game.flag_shown(Side::North)],
+            last: game.last.as_ref().map(|last| {
+                let (from, to) = match &last.event {
+                    JunqiEvent::Moved { mv } | JunqiEvent::Battle { mv, .. } => mv
+                        .parse::<super::movegen::Move>()
+                        .map_or((None, None), |m| (Some(m.from), Some(m.to))),
+                    _ => (None, None),
+                };
+                let seen = |at: Option<Point>, piece: Option<super::movegen::Piece>| {
+                    let (at, piece) = (at?, piece?);
+                    let own = matches!(viewer, Viewer::Seat(s) if game.side_of_seat(s) == Some(piece.side));
+                    let known = own || over || game.junqi_options().visibility != Visibility::Referee;
+                    Some(SeenPiece {
+                        at: at.to_string(),
+                        side: piece.side,
+                        rank: known.then_some(piece.rank),
+                    })
+                };
+                SeenPlay {
+                    event: last.event.clone(),
+                    mover: seen(from, last.mover),
+                    defender: seen(to, last.defender),
+                }
+            }),
         }
     }
 }
 
 /// What one action tells every seat. Battles say where and which pieces went; their
 /// identities only in open mode.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum JunqiEvent {
     /// A seat deployed (nothing of how).
