@@ -143,7 +143,7 @@ impl Ctx {
     }
 
     fn show(self: &Rc<Self>, screen: Screen) {
-        if screen != Screen::Play {
+        if screen != Screen::Play && screen != Screen::Junqi {
             self.send(crate::online::Command::Watch(None));
         }
         match screen {

@@ -16,6 +16,9 @@ pub enum Command {
     /// Create a game on `server` with this device in `seat`.
     Create {
         server: String,
+        game: GameKind,
+        /// The game's options, as core serializes them (`null` for the defaults).
+        options: serde_json::Value,
         seat: u8,
         days_per_move: i64,
         name: String,
@@ -131,19 +134,14 @@ async fn run(
         match command {
             Command::Create {
                 server,
+                game,
+                options,
                 seat,
                 days_per_move,
                 name,
             } => {
                 match engine
-                    .create(
-                        &server,
-                        GameKind::Xiangqi,
-                        &serde_json::Value::Null,
-                        seat,
-                        days_per_move,
-                        &name,
-                    )
+                    .create(&server, game, &options, seat, days_per_move, &name)
                     .await
                 {
                     Ok((id, code)) => emit(Event::Created { id, code }),
@@ -169,6 +167,8 @@ async fn run(
                     &emit,
                     result.map(|f| {
                         let mut ids: Vec<GameId> = f.refused.iter().map(|r| r.0).collect();
+                        ids.extend(f.changed);
+                        ids.sort();
                         ids.dedup();
                         ids
                     }),
@@ -228,7 +228,7 @@ fn watch(
     internal: mpsc::UnboundedSender<Command>,
 ) -> Option<tokio::task::JoinHandle<()>> {
     let remote = engine.store().remote(id).ok()??;
-    let mut after = engine.store().load(id).ok()?.record.actions.len();
+    let mut after = engine.known_version(id).ok()?;
     let client = engine.client().clone();
     let mut awaiting_join = remote.invite_code.is_some();
     Some(tokio::spawn(async move {

@@ -7,10 +7,16 @@
 //! sends the outbox oldest first; each entry carries a `client_action_id`, so a resend after a
 //! lost answer (or a crash between sending and forgetting) is applied once. The server's record
 //! is the truth: `refresh` and `wait` mirror it into the local history.
+//!
+//! A game with secrets (Junqi) is refereed by the server, which sends each seat only its view
+//! while the game goes on. The device keeps that view in place of the record, checks an action
+//! against the view's legal actions, and queues it without recording it: the server's answer
+//! is the next view. When the game ends the server sends the whole record, which replaces the
+//! view, so that the history replays the game with every piece shown.
 
 use crate::store::{GameId, Mode, NewGame, OutboxEntry, RemoteGame, Standing, Store, StoreError};
 use qiguan_core::{Actor, AnyMatch, GameKind, Record, RecordEntry, Seat, ToAct};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::fmt;
 use std::path::Path;
@@ -61,7 +67,7 @@ impl From<StoreError> for SyncError {
 }
 
 /// A game as the server shows it to one seat.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 pub struct ServerView {
     pub game_id: String,
     pub game: GameKind,
@@ -71,6 +77,9 @@ pub struct ServerView {
     pub your_turn: bool,
     pub to_act: ToAct,
     pub legal_actions: Vec<String>,
+    /// Core's match view for this seat.
+    #[serde(default)]
+    pub view: Value,
     pub actions: Option<Vec<RecordEntry>>,
     #[serde(default)]
     pub options: Value,
@@ -78,8 +87,54 @@ pub struct ServerView {
     pub setup: Value,
     pub deadline: Option<i64>,
     pub days_per_move: i64,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub applied_version: Option<usize>,
+}
+
+impl ServerView {
+    /// The standing of a game whose record the server keeps: from the view alone.
+    fn standing(&self) -> Standing {
+        Standing {
+            plies: self.version,
+            moves: self.view["moves"].as_u64().unwrap_or(0) as usize,
+            outcome: match &self.to_act {
+                ToAct::Over(outcome) => Some(outcome.clone()),
+                _ => None,
+            },
+        }
+    }
+
+    /// Checks an action against this view before it is queued: listed among the legal
+    /// actions, or (a deployment, where only the classic layouts are listed) a valid layout
+    /// for this seat's side.
+    fn allows(&self, action: &str) -> Result<(), SyncError> {
+        let text = action.trim();
+        if self.legal_actions.iter().any(|a| a == text) {
+            return Ok(());
+        }
+        let refused = |why: String| {
+            SyncError::Illegal(qiguan_core::ActionError::Illegal(
+                qiguan_core::IllegalMove::Other(why),
+            ))
+        };
+        if let Some(layout) = text.strip_prefix("deploy:")
+            && self.legal_actions.iter().any(|a| a.starts_with("deploy:"))
+        {
+            let side = self.view["game"]["colours"][self.seat as usize].clone();
+            let side: qiguan_core::junqi::Side = serde_json::from_value(side)
+                .map_err(|_| SyncError::Protocol("the view names no side for this seat".into()))?;
+            let deployment = qiguan_core::junqi::Deployment::from_text(side, layout)
+                .map_err(|e| refused(e.to_string()))?;
+            return deployment.validate().map_err(|problems| {
+                let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                refused(list.join("; "))
+            });
+        }
+        if self.legal_actions.is_empty() {
+            return Err(SyncError::Illegal(qiguan_core::ActionError::NotYourTurn));
+        }
+        Err(refused(format!("{text} is not possible now")))
+    }
 }
 
 /// The server's answer to a created game.
@@ -226,6 +281,9 @@ pub struct Flushed {
     pub sent: usize,
     /// Actions the server refused; the game was reset to the server's record.
     pub refused: Vec<(GameId, String)>,
+    /// Games whose local state the answers changed (a game with secrets always: its next view
+    /// comes with the answer).
+    pub changed: Vec<GameId>,
 }
 
 /// The correspondence engine over the local store.
@@ -340,19 +398,39 @@ impl Correspondence {
         view: &ServerView,
         my_name: &str,
     ) -> Result<GameId, SyncError> {
-        let actions = view
-            .actions
-            .clone()
-            .ok_or_else(|| SyncError::Protocol("the server sent no record".into()))?;
-        let game = replay(view, &actions)?;
         let mut players = vec![String::new(); view.seats_filled.len().max(2)];
         if let Some(name) = players.get_mut(remote.seat as usize) {
             *name = my_name.to_owned();
         }
+        // A game with secrets starts from its options and setup; the view stands in for the
+        // record until the game is over.
+        let actions = view.actions.clone().unwrap_or_default();
+        let game = replay(view, &actions)?;
         let new = NewGame::from_match(&game, Mode::Correspondence, players);
-        Ok(self
-            .store
-            .create_remote_game(&new, remote, &actions, &Standing::of(&game), now())?)
+        if view.actions.is_some() {
+            return Ok(self.store.create_remote_game(
+                &new,
+                remote,
+                &actions,
+                &Standing::of(&game),
+                now(),
+            )?);
+        }
+        let json = serde_json::to_string(view).map_err(|e| SyncError::Protocol(e.to_string()))?;
+        Ok(self.store.create_remote_game_with_view(
+            &new,
+            remote,
+            &[],
+            &view.standing(),
+            Some(&json),
+            now(),
+        )?)
+    }
+
+    /// Returns the server's last view of a game with secrets (none for a game whose record is
+    /// kept here).
+    pub fn seat_view(&self, id: GameId) -> Result<Option<ServerView>, SyncError> {
+        seat_view(&self.store, id)
     }
 
     /// Returns the local match of a game (with actions still queued for the server).
@@ -371,6 +449,9 @@ impl Correspondence {
     /// the next `flush`. Works with no network.
     pub fn play(&mut self, id: GameId, action: &str) -> Result<(), SyncError> {
         let remote = self.remote(id)?;
+        if let Some(view) = self.seat_view(id)? {
+            return queue_hidden(&mut self.store, id, &view, action);
+        }
         let mut game = self.game(id)?;
         let seat = Seat::new(remote.seat).ok_or_else(|| SyncError::Protocol("bad seat".into()))?;
         game.apply_text(Actor::Seat(seat), action)
@@ -402,7 +483,9 @@ impl Correspondence {
     /// stays queued). A refused action is dropped and its game reset to the server's record.
     pub async fn flush(&mut self) -> Result<Flushed, SyncError> {
         let mut done = Flushed::default();
-        for entry in self.store.outbox()? {
+        let mut resent = Vec::new();
+        let mut queue: std::collections::VecDeque<OutboxEntry> = self.store.outbox()?.into();
+        while let Some(entry) = queue.pop_front() {
             let Some(remote) = self.store.remote(entry.game_id)? else {
                 self.store.unqueue(entry.id)?;
                 continue;
@@ -421,11 +504,15 @@ impl Correspondence {
             match answer {
                 Ok(view) => {
                     self.store.unqueue(entry.id)?;
-                    self.mirror(&remote, &view)?;
+                    let hidden = view.actions.is_none();
+                    if (self.mirror(&remote, &view)? || hidden)
+                        && !done.changed.contains(&entry.game_id)
+                    {
+                        done.changed.push(entry.game_id);
+                    }
                     done.sent += 1;
                 }
                 Err(SyncError::Refused { code, current, .. }) => {
-                    self.store.unqueue(entry.id)?;
                     let view = match current.map(serde_json::from_value::<ServerView>) {
                         Some(Ok(view)) => view,
                         _ => {
@@ -434,6 +521,22 @@ impl Correspondence {
                                 .await?
                         }
                     };
+                    // Both seats deploy at once: a deployment made before the other seat's
+                    // arrived is still good, so it goes again at the new version (once).
+                    if code == "stale-version"
+                        && entry.action.starts_with("deploy:")
+                        && !resent.contains(&entry.id)
+                        && view.allows(&entry.action).is_ok()
+                    {
+                        self.store.requeue(entry.id, view.version)?;
+                        resent.push(entry.id);
+                        queue.push_front(OutboxEntry {
+                            expected_version: view.version,
+                            ..entry
+                        });
+                        continue;
+                    }
+                    self.store.unqueue(entry.id)?;
                     self.mirror(&remote, &view)?;
                     done.refused.push((entry.game_id, code));
                 }
@@ -457,14 +560,14 @@ impl Correspondence {
     /// mirrors it; true if anything changed.
     pub async fn wait(&mut self, id: GameId, timeout: Duration) -> Result<bool, SyncError> {
         let remote = self.remote(id)?;
-        let confirmed = self.confirmed_len(id)?;
+        let known = self.known_version(id)?;
         let view = self
             .client
             .wait(
                 &remote.server,
                 &remote.remote_id,
                 &remote.token,
-                confirmed,
+                known,
                 timeout,
             )
             .await?;
@@ -480,6 +583,14 @@ impl Correspondence {
             }
         }
         Ok(changed)
+    }
+
+    /// The server's version of a game as last heard here: what a long poll waits past.
+    pub fn known_version(&self, id: GameId) -> Result<usize, SyncError> {
+        if let Some(view) = self.seat_view(id)? {
+            return Ok(view.version);
+        }
+        self.confirmed_len(id)
     }
 
     /// Actions stored here that the server has acknowledged.
@@ -498,10 +609,25 @@ impl Correspondence {
     /// still fit on top of it). Returns true if the local record changed.
     fn mirror(&mut self, remote: &RemoteGame, view: &ServerView) -> Result<bool, SyncError> {
         let id = remote.game_id;
-        let server = view
-            .actions
-            .clone()
-            .ok_or_else(|| SyncError::Protocol("the server sent no record".into()))?;
+        let held = self.seat_view(id)?;
+        let Some(server) = view.actions.clone() else {
+            return self.mirror_view(remote, held, view);
+        };
+        if held.is_some() {
+            // The game with secrets is over and its record has come: it replaces the view.
+            let game = replay(view, &server)?;
+            for entry in self.store.outbox()?.iter().filter(|e| e.game_id == id) {
+                self.store.unqueue(entry.id)?;
+            }
+            self.store
+                .update_remote(id, view.deadline, view.your_turn)?;
+            let standing = Standing::of(&game);
+            self.store.in_transaction(|store| {
+                store.replace_actions(id, 0, &server, &standing, now())?;
+                store.set_seat_view(id, None, &standing, now())
+            })?;
+            return Ok(true);
+        }
         let local = self.store.load(id)?.record.actions;
         let pending: Vec<OutboxEntry> = self
             .store
@@ -530,6 +656,87 @@ impl Correspondence {
             .replace_actions(id, from, &server[from..], &Standing::of(&game), now())?;
         Ok(true)
     }
+}
+
+impl Correspondence {
+    /// Keeps the server's newer view of a game with secrets. Queued actions stay queued: the
+    /// next flush sends them, and the server refuses any the view has overtaken.
+    fn mirror_view(
+        &mut self,
+        remote: &RemoteGame,
+        held: Option<ServerView>,
+        view: &ServerView,
+    ) -> Result<bool, SyncError> {
+        let id = remote.game_id;
+        self.store
+            .update_remote(id, view.deadline, view.your_turn)?;
+        let joined = view.seats_filled.iter().all(|f| *f);
+        if joined && remote.invite_code.is_some() {
+            self.store.clear_invite(id)?;
+        }
+        let same = held.as_ref().is_some_and(|h| {
+            h.version == view.version
+                && h.seats_filled == view.seats_filled
+                && h.legal_actions == view.legal_actions
+        });
+        if same {
+            return Ok(false);
+        }
+        if held.as_ref().is_some_and(|h| h.version > view.version) {
+            // An older answer (a long poll that crossed an action): keep the newer view.
+            return Ok(false);
+        }
+        let mut kept = view.clone();
+        kept.applied_version = None;
+        let json = serde_json::to_string(&kept).map_err(|e| SyncError::Protocol(e.to_string()))?;
+        self.store
+            .set_seat_view(id, Some(&json), &view.standing(), now())?;
+        Ok(true)
+    }
+}
+
+/// Reads the kept view of a game with secrets.
+pub fn seat_view(store: &Store, id: GameId) -> Result<Option<ServerView>, SyncError> {
+    match store.seat_view(id)? {
+        None => Ok(None),
+        Some(json) => serde_json::from_str(&json)
+            .map(Some)
+            .map_err(|e| SyncError::Protocol(format!("the kept view of game {}: {e}", id.0))),
+    }
+}
+
+/// Checks an action on a game with secrets against the kept view and queues it for the
+/// server. While a move, deployment or resignation waits, nothing more may be queued (the view
+/// no longer says what is legal); a draw offer or answer may be followed by a move.
+pub fn queue_hidden(
+    store: &mut Store,
+    id: GameId,
+    view: &ServerView,
+    action: &str,
+) -> Result<(), SyncError> {
+    let pending: Vec<OutboxEntry> = store
+        .outbox()?
+        .into_iter()
+        .filter(|e| e.game_id == id)
+        .collect();
+    let shared = |a: &str| matches!(a, "offer-draw" | "accept-draw" | "decline-draw");
+    if pending.iter().any(|e| !shared(&e.action)) {
+        return Err(SyncError::Illegal(qiguan_core::ActionError::NotYourTurn));
+    }
+    if pending.iter().any(|e| e.action == action.trim()) {
+        return Err(SyncError::Illegal(
+            qiguan_core::ActionError::DrawAlreadyOffered,
+        ));
+    }
+    view.allows(action)?;
+    store.queue_only(
+        id,
+        view.version + pending.len(),
+        action.trim(),
+        &new_action_id(),
+        now(),
+    )?;
+    Ok(())
 }
 
 fn replay(view: &ServerView, actions: &[RecordEntry]) -> Result<AnyMatch, SyncError> {

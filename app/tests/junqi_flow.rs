@@ -200,7 +200,11 @@ fn referee_pass_and_play_hides_each_seat_from_the_other() {
     assert_eq!(j.get_review_ply(), 2);
     assert!(point(&app, "e6").contains("连长"), "before the battle");
     j.invoke_review_step(-1);
-    assert_eq!(names_of(&app, "Red").len(), 25, "Red's deployment, made first");
+    assert_eq!(
+        names_of(&app, "Red").len(),
+        25,
+        "Red's deployment, made first"
+    );
     assert!(names_of(&app, "Blue").is_empty());
 
     // Reopened from the history, the game shows the same result.

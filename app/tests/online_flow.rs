@@ -62,6 +62,7 @@ fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {
     press(&app, "Create game");
     let online = app.window().global::<OnlineAdapter>();
     until(&app, Duration::from_secs(10), || {
+        assert_eq!(online.get_error(), "", "the server refused");
         !online.get_invite().is_empty()
     });
     let code = online.get_invite().to_string();
@@ -151,4 +152,134 @@ fn home_lists_correspondence_games_waiting_for_me_first() {
         first < second,
         "my-turn correspondence game {first} above the newer local one {second}"
     );
+}
+
+/// Junqi by correspondence: the app shows only its own seat (no hand-over screen), sends its
+/// deployment and moves through the server, shows the opponent's as they arrive, offers a
+/// draw, and once the game is over keeps the whole record for the review.
+#[test]
+fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown() {
+    use common::jq_tap;
+    use qiguan_app::store::Store;
+    use qiguan_app::ui::{JunqiAdapter, NewGameAdapter};
+    use qiguan_core::junqi::Deployment;
+
+    let dir = tempfile::tempdir().unwrap();
+    let url = server(dir.path());
+    let app = start(&dir.path().join("red"), Language::English, (360, 780));
+    let settings = app.window().global::<SettingsAdapter>();
+    press(&app, "Settings");
+    settings.set_server(url.clone().into());
+    settings.invoke_changed();
+    press(&app, "Back");
+    press(&app, "Correspondence: play a friend over days");
+    let ng = app.window().global::<NewGameAdapter>();
+    ng.set_game_index(1);
+    ng.set_junqi_mode(0);
+    let online = app.window().global::<OnlineAdapter>();
+    // The button is below the house rules on a phone: its action, as the first test presses it.
+    online.invoke_create();
+    until(&app, Duration::from_secs(10), || {
+        assert_eq!(online.get_error(), "", "the server refused");
+        !online.get_invite().is_empty()
+    });
+    let code = online.get_invite().to_string();
+    press(&app, "Done");
+
+    // Opened before the opponent has joined: it says what it waits for.
+    press(&app, "Continue game 1");
+    let j = app.window().global::<JunqiAdapter>();
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Junqi);
+    assert!(j.get_online());
+    assert_eq!(j.get_phase(), "deploy", "no hand-over screen online");
+    assert_eq!(j.get_waiting(), "join");
+
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let opp_dir = tempfile::tempdir().unwrap();
+    let mut opponent = Correspondence::open(opp_dir.path()).unwrap();
+    let theirs: GameId = rt.block_on(opponent.join(&url, &code, "Bo")).unwrap();
+    let layout = Deployment::classic("快攻 Fast attack").unwrap().mirror();
+    opponent
+        .play(theirs, &format!("deploy:{}", layout.to_text()))
+        .unwrap();
+    assert_eq!(rt.block_on(opponent.flush()).unwrap().sent, 1);
+    until(&app, Duration::from_secs(5), || j.get_waiting() == "");
+
+    // Red deploys (the steady defence it was offered): sent, then its turn.
+    let red_points = |app: &qiguan_app::App| -> Vec<String> {
+        (0..12)
+            .flat_map(|row| (0..5).map(move |c| format!("{}{row}", (b'a' + c) as char)))
+            .map(|p| point(app, &p))
+            .filter(|d| d.starts_with("Red"))
+            .collect()
+    };
+    j.invoke_deploy_ready();
+    until(&app, Duration::from_secs(5), || {
+        j.get_phase() == "play" && j.get_waiting() == ""
+    });
+    assert_eq!(j.get_to_move(), 0);
+    assert_eq!(red_points(&app).len(), 25);
+    let blue: Vec<String> = (0..12)
+        .flat_map(|row| (0..5).map(move |c| format!("{}{row}", (b'a' + c) as char)))
+        .map(|p| point(&app, &p))
+        .filter(|d| d.starts_with("Blue"))
+        .collect();
+    assert_eq!(blue.len(), 25);
+    assert!(blue.iter().all(|d| d.contains("unknown piece")), "{blue:?}");
+
+    // Red's major on e5 takes what stands on e6 (Blue's fast attack puts a piece there).
+    jq_tap(&app, &["e5"]);
+    assert!(point(&app, "e6").contains("legal move"));
+    jq_tap(&app, &["e6"]);
+    until(&app, Duration::from_secs(5), || {
+        j.get_waiting() == "turn" && online.get_pending() == 0
+    });
+    assert_eq!(j.get_battle_at(), "e6");
+    assert_eq!(j.get_battle_attacker(), "营长", "Red knows its own piece");
+    assert_eq!(j.get_battle_defender(), "?", "but not Blue's");
+    // Blue's move arrives.
+    rt.block_on(opponent.refresh(theirs)).unwrap();
+    let legal = opponent.seat_view(theirs).unwrap().unwrap().legal_actions;
+    let mv = legal
+        .iter()
+        .find(|a| a.parse::<qiguan_core::junqi::Move>().is_ok())
+        .unwrap()
+        .clone();
+    opponent.play(theirs, &mv).unwrap();
+    rt.block_on(opponent.flush()).unwrap();
+    until(&app, Duration::from_secs(5), || j.get_to_move() == 0);
+    assert_eq!(j.get_waiting(), "");
+
+    // Red offers a draw; Blue accepts; the game is over and the review shows Blue's layout.
+    assert!(j.get_can_offer_draw());
+    j.invoke_offer_draw();
+    assert_eq!(j.get_waiting(), "sending");
+    assert_eq!(j.get_draw_offered_by(), 0, "shown as made at once");
+    until(&app, Duration::from_secs(5), || j.get_waiting() == "");
+    assert_eq!(j.get_draw_offered_by(), 0);
+    assert!(!j.get_can_offer_draw());
+    rt.block_on(opponent.refresh(theirs)).unwrap();
+    opponent.play(theirs, "accept-draw").unwrap();
+    rt.block_on(opponent.flush()).unwrap();
+    until(&app, Duration::from_secs(5), || j.get_phase() == "over");
+    assert_eq!(j.get_result(), "draw");
+    assert!(j.get_show_end_dialog());
+    j.invoke_review();
+    assert_eq!(j.get_phase(), "review");
+    let store = Store::open_dir(&dir.path().join("red")).unwrap();
+    let record = store.load(GameId(1)).unwrap().record;
+    assert!(
+        record
+            .actions
+            .iter()
+            .any(|e| e.action == format!("deploy:{}", layout.to_text())),
+        "the whole record is kept once the game is over"
+    );
+    j.invoke_review_step(-(record.actions.len() as i32) + 2);
+    let blue_named = (0..12)
+        .flat_map(|row| (0..5).map(move |c| format!("{}{row}", (b'a' + c) as char)))
+        .map(|p| point(&app, &p))
+        .filter(|d| d.starts_with("Blue") && !d.contains("unknown"))
+        .count();
+    assert_eq!(blue_named, 25, "the review shows every piece");
 }

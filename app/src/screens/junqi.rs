@@ -1,32 +1,63 @@
 //! The Junqi screen: deployment, pass-and-play behind the hand-over screen (or against the
-//! computer), battles, flip mode, the end, and a review of a finished game with every piece
-//! shown. This device is the authority: it deals, it runs the computer player, and it shows each
-//! seat only that seat's view. Every action is stored before it is shown.
+//! computer), correspondence through a server, battles, flip mode, draw offers, the end, and a
+//! review of a finished game with every piece shown.
+//!
+//! In a game on this device, the device is the authority: it deals, it runs the computer
+//! player, and it shows each seat only that seat's view; every action is stored before it is
+//! shown. In a correspondence game the server is the authority: the device keeps only its
+//! seat's last view, queues the seat's actions (stored before they show as sent), and shows
+//! the server's answer when it comes.
 
 use super::handler;
 use super::handler0;
 use crate::app::Ctx;
-use crate::store::{GameId, Mode, NewGame, Standing, StoreError};
+use crate::online::Command;
+use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing, StoreError};
+use crate::sync::ServerView;
 use qiguan_core::junqi::bot;
 use qiguan_core::junqi::{
-    Deployment, Junqi, JunqiEvent, JunqiMove, JunqiOptions, JunqiView, Point, Rank, Side,
+    Deployment, Junqi, JunqiEvent, JunqiMove, JunqiOptions, JunqiView, Point, Rank, SeenPlay, Side,
     Visibility, graph,
 };
-use qiguan_core::{Action, Actor, AnyMatch, Match, MatchEvent, Record, Rules, Seat, ToAct, Viewer};
+use qiguan_core::{
+    Action, Actor, AnyMatch, DrawOffer, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
+};
 use qiguan_ui::{DeployIssue, JunqiAdapter, JunqiCell, Screen};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// Where saved layouts live among the settings.
 const LAYOUT_KEY: &str = "junqi-layout:";
 
+/// Where the game's truth lives.
+enum Source {
+    /// This device is the authority and holds the whole game.
+    Local(Box<Match<Junqi>>),
+    /// A server referees; this device holds its seat's last view.
+    Remote(Box<Seen>),
+}
+
+/// A correspondence game as the server last showed it to this seat.
+struct Seen {
+    /// The server's answer, as kept in the store.
+    server: ServerView,
+    /// Its match view.
+    view: MatchView<JunqiView>,
+    options: JunqiOptions,
+    /// This seat's actions queued for the server and not yet answered.
+    pending: Vec<String>,
+}
+
 /// A Junqi game on the screen.
 pub struct JunqiSession {
     id: GameId,
-    game: Match<Junqi>,
+    source: Source,
     players: [String; 2],
     /// The seat the computer plays, if any.
     computer: Option<Seat>,
+    /// The server link of a correspondence game.
+    remote: Option<RemoteGame>,
     /// The seat whose view is on the screen.
     viewer: Seat,
     /// The hand-over screen is up: nothing of the board shows.
@@ -36,20 +67,145 @@ pub struct JunqiSession {
     draft: Option<Deployment>,
     /// In review: the number of actions shown.
     review: Option<usize>,
-    /// What the last game action told everyone.
-    last: Option<LastAction>,
-    /// The last action's banner has yet to be shown (it waits behind the hand-over screen).
-    banner_pending: std::cell::Cell<bool>,
+    /// The last move or flip whose banner has been shown, with the version and viewer it was
+    /// shown at (a new one shows when it differs).
+    shown: RefCell<Option<(usize, Seat, SeenPlay)>>,
     cells: Rc<VecModel<JunqiCell>>,
 }
 
-/// The last move, flip or battle, with the authority's knowledge of what fought (shown only as
-/// far as the viewer may know).
-#[derive(Clone, Debug)]
-struct LastAction {
-    event: JunqiEvent,
-    attacker: Option<(Side, Rank)>,
-    defender: Option<(Side, Rank)>,
+impl JunqiSession {
+    fn local(&self) -> Option<&Match<Junqi>> {
+        match &self.source {
+            Source::Local(game) => Some(game),
+            Source::Remote(_) => None,
+        }
+    }
+
+    fn seen(&self) -> Option<&Seen> {
+        match &self.source {
+            Source::Local(_) => None,
+            Source::Remote(seen) => Some(seen),
+        }
+    }
+
+    fn options(&self) -> JunqiOptions {
+        match &self.source {
+            Source::Local(game) => game.game().junqi_options().clone(),
+            Source::Remote(seen) => seen.options.clone(),
+        }
+    }
+
+    /// What `seat` may know (a correspondence game knows only its own seat's view).
+    fn match_view(&self, seat: Seat) -> MatchView<JunqiView> {
+        match &self.source {
+            Source::Local(game) => game.view(Viewer::Seat(seat)),
+            Source::Remote(seen) => seen.view.clone(),
+        }
+    }
+
+    fn view(&self) -> JunqiView {
+        self.match_view(self.viewer).game
+    }
+
+    fn to_act(&self) -> ToAct {
+        match &self.source {
+            Source::Local(game) => game.to_act(),
+            Source::Remote(seen) => seen.view.to_act.clone(),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        match self.to_act() {
+            ToAct::Over(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    fn version(&self) -> usize {
+        match &self.source {
+            Source::Local(game) => game.version(),
+            Source::Remote(seen) => seen.view.version,
+        }
+    }
+
+    fn draw_offer(&self) -> Option<DrawOffer> {
+        match &self.source {
+            Source::Local(game) => game.draw_offer().cloned(),
+            Source::Remote(seen) => seen.view.draw_offer.clone(),
+        }
+    }
+
+    fn side_of_seat(&self, seat: Seat) -> Option<Side> {
+        match &self.source {
+            Source::Local(game) => game.game().side_of_seat(seat),
+            Source::Remote(seen) => seen.view.game.colours.get(seat.index()).copied().flatten(),
+        }
+    }
+
+    fn seat_of_side(&self, side: Side) -> Option<Seat> {
+        [Seat::FIRST, Seat::SECOND]
+            .into_iter()
+            .find(|s| self.side_of_seat(*s) == Some(side))
+    }
+
+    fn deploying(&self) -> bool {
+        match &self.source {
+            Source::Local(game) => game.game().deploying(),
+            Source::Remote(seen) => {
+                seen.options.visibility != Visibility::Flip
+                    && seen.view.game.deployed.iter().any(|d| !d)
+            }
+        }
+    }
+
+    /// The viewer's deployment waiting for the server, if any.
+    fn pending_deployment(&self) -> Option<Deployment> {
+        let seen = self.seen()?;
+        let side = self.side_of_seat(self.viewer)?;
+        seen.pending
+            .iter()
+            .find_map(|a| a.strip_prefix("deploy:"))
+            .and_then(|text| Deployment::from_text(side, text).ok())
+    }
+
+    /// The actions the viewer may take now. A correspondence game takes nothing more while a
+    /// move waits for the server (a draw offer or answer may be followed by a move).
+    fn legal(&self) -> Vec<Action<JunqiMove>> {
+        match &self.source {
+            Source::Local(game) => game.legal_actions(Actor::Seat(self.viewer)),
+            Source::Remote(seen) => {
+                let shared = |a: &str| matches!(a, "offer-draw" | "accept-draw" | "decline-draw");
+                if seen.pending.iter().any(|a| !shared(a)) {
+                    return Vec::new();
+                }
+                seen.server
+                    .legal_actions
+                    .iter()
+                    .filter(|a| !seen.pending.contains(a))
+                    .filter(|a| !(seen.pending.iter().any(|p| shared(p)) && shared(a)))
+                    .filter_map(|a| a.parse().ok())
+                    .collect()
+            }
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<JunqiMove> {
+        self.legal()
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Play(m) => Some(m),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The seat this device always shows: the person's against the computer, its own in a
+    /// correspondence game; none in pass-and-play.
+    fn fixed_seat(&self) -> Option<Seat> {
+        self.computer
+            .map(other)
+            .or_else(|| self.remote.as_ref().and_then(|r| Seat::new(r.seat)))
+    }
 }
 
 pub fn connect(ctx: &Rc<Ctx>) {
@@ -102,15 +258,23 @@ pub fn connect(ctx: &Rc<Ctx>) {
             act(ctx, Actor::Seat(seat), Action::Play(mv));
         }
     }));
-    a.on_resign(handler0(ctx, |ctx| {
-        let seat = ctx.junqi.borrow().as_ref().map(|s| s.viewer);
-        if let Some(seat) = seat {
-            act(ctx, Actor::Seat(seat), Action::Resign);
-        }
+    a.on_resign(handler0(ctx, |ctx| viewer_acts(ctx, Action::Resign)));
+    a.on_offer_draw(handler0(ctx, |ctx| viewer_acts(ctx, Action::OfferDraw)));
+    a.on_answer_draw(handler(ctx, |ctx, accept: bool| {
+        viewer_acts(
+            ctx,
+            if accept {
+                Action::AcceptDraw
+            } else {
+                Action::DeclineDraw
+            },
+        )
     }));
     a.on_review(handler0(ctx, |ctx| {
-        if let Some(s) = ctx.junqi.borrow_mut().as_mut() {
-            s.review = Some(s.game.version());
+        if let Some(s) = ctx.junqi.borrow_mut().as_mut()
+            && s.local().is_some()
+        {
+            s.review = Some(s.version());
             s.selected = None;
         }
         refresh(ctx);
@@ -120,7 +284,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
             && let Some(at) = s.review
         {
             let next = at as i64 + step as i64;
-            s.review = Some(next.clamp(0, s.game.version() as i64) as usize);
+            s.review = Some(next.clamp(0, s.version() as i64) as usize);
         }
         refresh(ctx);
     }));
@@ -129,6 +293,14 @@ pub fn connect(ctx: &Rc<Ctx>) {
         ctx.reset_to(Screen::Home);
         super::new_game::open(ctx, "junqi");
     }));
+}
+
+/// The viewer resigns, offers a draw or answers one.
+fn viewer_acts(ctx: &Rc<Ctx>, action: Action<JunqiMove>) {
+    let seat = ctx.junqi.borrow().as_ref().map(|s| s.viewer);
+    if let Some(seat) = seat {
+        act(ctx, Actor::Seat(seat), action);
+    }
 }
 
 /// Starts a new Junqi game: stores it, deals (flip mode), lets the computer deploy, and opens
@@ -173,129 +345,188 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId) {
         Ok(mut session) => {
             run_computer(ctx, &mut session);
             settle_viewer(&mut session, true);
+            let online = session.remote.is_some();
             *ctx.junqi.borrow_mut() = Some(session);
             let ui = ctx.ui();
             let a = ui.global::<JunqiAdapter>();
             a.set_show_end_dialog(false);
             a.set_confirm_resign(false);
             a.set_layout_name("".into());
+            a.set_sync_status("".into());
             refresh(ctx);
             ctx.go(Screen::Junqi);
+            if online {
+                ctx.send(Command::Watch(Some(id)));
+                ctx.send(Command::Flush);
+            }
         }
-        Err(e) => super::play::show_error(ctx, &e.to_string()),
+        Err(e) => super::play::show_error(ctx, &e),
     }
 }
 
-fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<JunqiSession, StoreError> {
-    let stored = ctx.with_store(|store| store.load(id))?;
-    let game: Match<Junqi> =
-        Match::from_record(&stored.record).map_err(|e| StoreError::BadRecord {
-            id,
-            detail: e.to_string(),
-        })?;
+fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<JunqiSession, String> {
+    let (stored, remote, kept, outbox) = ctx
+        .with_store(|store| {
+            let stored = store.load(id)?;
+            let remote = store.remote(id)?;
+            let kept = store.seat_view(id)?;
+            let outbox = store.outbox()?;
+            Ok((stored, remote, kept, outbox))
+        })
+        .map_err(|e| e.to_string())?;
+    let source = match kept {
+        // A correspondence game with secrets: the server's view stands in for the record.
+        Some(json) => {
+            let server: ServerView = serde_json::from_str(&json)
+                .map_err(|e| format!("the kept view of game {}: {e}", id.0))?;
+            let view: MatchView<JunqiView> = serde_json::from_value(server.view.clone())
+                .map_err(|e| format!("the kept view of game {}: {e}", id.0))?;
+            let options: JunqiOptions =
+                serde_json::from_value(stored.record.options.clone()).unwrap_or_default();
+            let pending = outbox
+                .into_iter()
+                .filter(|e| e.game_id == id)
+                .map(|e| e.action)
+                .collect();
+            Source::Remote(Box::new(Seen {
+                server,
+                view,
+                options,
+                pending,
+            }))
+        }
+        None => Source::Local(Box::new(Match::from_record(&stored.record).map_err(
+            |e| {
+                StoreError::BadRecord {
+                    id,
+                    detail: e.to_string(),
+                }
+                .to_string()
+            },
+        )?)),
+    };
     let name = |i: usize| stored.summary.players.get(i).cloned().unwrap_or_default();
     let computer = match stored.summary.mode {
         Mode::Computer(seat) => Seat::new(seat),
         _ => None,
     };
-    let last = last_action(&stored.record);
+    let viewer = remote
+        .as_ref()
+        .and_then(|r| Seat::new(r.seat))
+        .unwrap_or(Seat::FIRST);
     Ok(JunqiSession {
         id,
-        game,
+        source,
         players: [name(0), name(1)],
         computer,
-        viewer: Seat::FIRST,
+        remote,
+        viewer,
         handover: false,
         selected: None,
         draft: None,
         review: None,
-        last,
-        banner_pending: std::cell::Cell::new(false),
+        shown: RefCell::new(None),
         cells: Rc::new(VecModel::default()),
     })
 }
 
-impl LastAction {
-    /// Describes what a game action told, with what stood on its two points before it.
-    fn of(event: JunqiEvent, before: &qiguan_core::junqi::Board) -> LastAction {
-        let (attacker, defender) = match &event {
-            JunqiEvent::Battle { mv, .. } | JunqiEvent::Moved { mv } => mv
-                .parse::<qiguan_core::junqi::Move>()
-                .map_or((None, None), |m| {
-                    let at = |p| before.get(p).map(|q| (q.side, q.rank));
-                    (at(m.from), at(m.to))
-                }),
-            _ => (None, None),
-        };
-        LastAction {
-            event,
-            attacker,
-            defender,
+/// Reloads the open game if the sync worker changed it, keeping a deployment being arranged.
+pub fn reload_if_open(ctx: &Rc<Ctx>, ids: &[GameId]) {
+    let Some(id) = ctx.junqi.borrow().as_ref().map(|s| s.id) else {
+        return;
+    };
+    if !ids.contains(&id) || ctx.ui().global::<qiguan_ui::Nav>().get_screen() != Screen::Junqi {
+        return;
+    }
+    let (was_over, draft, selected, shown) = match ctx.junqi.borrow_mut().as_mut() {
+        Some(s) => (
+            s.outcome().is_some(),
+            s.draft.take(),
+            s.selected,
+            s.shown.take(),
+        ),
+        None => return,
+    };
+    match load(ctx, id) {
+        Ok(mut session) => {
+            session.shown = RefCell::new(shown);
+            session.draft = draft;
+            session.selected = selected;
+            settle_viewer(&mut session, false);
+            let over = session.outcome().is_some();
+            *ctx.junqi.borrow_mut() = Some(session);
+            if over && !was_over {
+                ctx.ui().global::<JunqiAdapter>().set_show_end_dialog(true);
+            }
+            refresh(ctx);
         }
+        Err(e) => super::play::show_error(ctx, &e),
     }
 }
 
-/// Returns the game event among what an action told.
-fn game_event(told: Vec<qiguan_core::Told<MatchEvent<JunqiEvent>>>) -> Option<JunqiEvent> {
-    told.into_iter().find_map(|t| match t.event {
-        MatchEvent::Game { event } => Some(event),
-        _ => None,
-    })
+/// Shows whether the open correspondence game's actions have reached the server.
+pub fn set_sync_status(ctx: &Rc<Ctx>, online: bool, pending: usize) {
+    if ctx
+        .junqi
+        .borrow()
+        .as_ref()
+        .is_none_or(|s| s.remote.is_none())
+    {
+        return;
+    }
+    let status = match (online, pending) {
+        (false, n) if n > 0 => "offline",
+        (true, n) if n > 0 => "sending",
+        (false, _) => "offline-idle",
+        _ => "",
+    };
+    ctx.ui()
+        .global::<JunqiAdapter>()
+        .set_sync_status(status.into());
 }
 
-/// Replays a record to learn what its last game action told, and what fought.
-fn last_action(record: &Record) -> Option<LastAction> {
-    let index = record.actions.iter().rposition(|e| {
-        matches!(e.by, Actor::Seat(_)) && !e.action.starts_with("deploy:") && {
-            matches!(e.action.parse::<Action<JunqiMove>>(), Ok(Action::Play(_)))
-        }
-    })?;
-    let mut before = record.clone();
-    before.actions.truncate(index);
-    let mut game: Match<Junqi> = Match::from_record(&before).ok()?;
-    let entry = &record.actions[index];
-    let board = game.game().board().clone();
-    let event = game_event(game.apply_text(entry.by, &entry.action).ok()?)?;
-    Some(LastAction::of(event, &board))
-}
-
-/// Returns true if `seat` has something it alone may see right now: its deployment, or (in
-/// referee mode) its pieces. Flip mode hides nothing from one seat that the other sees.
-fn has_secrets(game: &Match<Junqi>) -> bool {
-    let g = game.game();
-    match g.junqi_options().visibility {
+/// Returns true if the screen has something one seat alone may see right now: its
+/// deployment, or (in referee mode) its pieces. Flip mode hides nothing from one seat that the
+/// other sees.
+fn has_secrets(s: &JunqiSession) -> bool {
+    match s.options().visibility {
         Visibility::Referee => true,
-        Visibility::Open => g.deploying(),
+        Visibility::Open => s.deploying(),
         Visibility::Flip => false,
     }
 }
 
-/// Picks whose view shows: the human seat against the computer, else the seat to act. Raises
-/// the hand-over screen when the view passes to the other player and there are secrets.
+/// Picks whose view shows: the person's against the computer, this device's seat in a
+/// correspondence game, else the seat to act. Raises the hand-over screen when the view passes
+/// to the other player and there are secrets.
 fn settle_viewer(s: &mut JunqiSession, opening: bool) {
-    if s.game.outcome().is_some() {
+    if s.outcome().is_some() {
+        s.draft = None;
         return;
     }
-    let next = match (s.computer, s.game.to_act()) {
-        (Some(bot), _) => other(bot),
+    let fixed = s.fixed_seat();
+    let next = match (fixed, s.to_act()) {
+        (Some(seat), _) => seat,
         (None, ToAct::Seat(seat)) => seat,
         (None, ToAct::Seats(list)) => list.first().copied().unwrap_or(s.viewer),
         (None, _) => s.viewer,
     };
     let changed = next != s.viewer;
     s.viewer = next;
-    if s.computer.is_none() && has_secrets(&s.game) && (changed || opening) {
+    if fixed.is_none() && has_secrets(s) && (changed || opening) {
         s.handover = true;
     }
-    if changed || opening {
+    if changed {
         s.selected = None;
         s.draft = None;
     }
-    let side = s.game.game().side_of_seat(next);
-    if s.draft.is_none()
-        && s.game.game().deploying()
+    let side = s.side_of_seat(next);
+    let deployed = side.is_some_and(|side| s.view().deployed[side as usize])
+        || s.pending_deployment().is_some();
+    if !s.deploying() || deployed {
+        s.draft = None;
+    } else if s.draft.is_none()
         && let Some(side) = side
-        && !s.game.view(Viewer::Seat(next)).game.deployed[side as usize]
     {
         s.draft = Deployment::classic("稳守 Steady defence")
             .map(|d| if side == Side::South { d } else { d.mirror() });
@@ -310,19 +541,32 @@ fn other(seat: Seat) -> Seat {
     }
 }
 
-/// Lets the computer act for as long as it is due, storing each action.
+/// Lets the computer act for as long as it is due, storing each action: it answers a draw
+/// offer, then deploys or moves.
 fn run_computer(ctx: &Rc<Ctx>, s: &mut JunqiSession) {
     let Some(bot_seat) = s.computer else { return };
     for _ in 0..4 {
-        if !s.game.to_act().includes(Actor::Seat(bot_seat)) {
-            return;
-        }
-        let view: JunqiView = s.game.game().view(Viewer::Seat(bot_seat));
-        let options = s.game.game().junqi_options().clone();
-        let Some(mv) = bot::choose(&view, bot_seat, &options, random_seed()) else {
-            return;
+        let Some(game) = s.local() else { return };
+        let actor = Actor::Seat(bot_seat);
+        let view: JunqiView = game.game().view(Viewer::Seat(bot_seat));
+        let answerable = game.legal_actions(actor).contains(&Action::AcceptDraw);
+        let action = if answerable {
+            if bot::accepts_draw(&view, bot_seat) {
+                Action::AcceptDraw
+            } else {
+                Action::DeclineDraw
+            }
+        } else {
+            if !game.to_act().includes(actor) {
+                return;
+            }
+            let options = game.game().junqi_options().clone();
+            match bot::choose(&view, bot_seat, &options, random_seed()) {
+                Some(mv) => Action::Play(mv),
+                None => return,
+            }
         };
-        if let Err(e) = store_and_apply(ctx, s, Actor::Seat(bot_seat), &Action::Play(mv)) {
+        if let Err(e) = store_and_apply(ctx, s, actor, &action) {
             super::play::show_error(ctx, &e);
             return;
         }
@@ -337,12 +581,14 @@ fn store_and_apply(
     actor: Actor,
     action: &Action<JunqiMove>,
 ) -> Result<(), String> {
-    let mut next = s.game.clone();
-    let board = next.game().board().clone();
-    let told = next.apply(actor, action).map_err(|e| e.to_string())?;
+    let Source::Local(game) = &mut s.source else {
+        return Err("a correspondence game takes its moves from the server".into());
+    };
+    let mut next = game.clone();
+    next.apply(actor, action).map_err(|e| e.to_string())?;
     next.resolve_chance(&mut os_pick)
         .map_err(|e| e.to_string())?;
-    let from = s.game.version();
+    let from = game.version();
     let entries = next.actions()[from..].to_vec();
     let standing = Standing::new(next.actions(), next.outcome());
     let now = ctx.now();
@@ -361,14 +607,30 @@ fn store_and_apply(
         })
     })
     .map_err(|e| e.to_string())?;
-    if let Some(event) = game_event(told)
-        && !matches!(event, JunqiEvent::Deployed { .. } | JunqiEvent::Dealt)
-    {
-        s.last = Some(LastAction::of(event, &board));
-        s.banner_pending.set(true);
-    }
-    s.game = next;
+    *game = next;
     s.selected = None;
+    Ok(())
+}
+
+/// Queues a correspondence game's action for the server (stored before it shows as sent) and
+/// asks the sync worker to send it.
+fn queue_remote(
+    ctx: &Rc<Ctx>,
+    s: &mut JunqiSession,
+    action: &Action<JunqiMove>,
+) -> Result<(), String> {
+    let id = s.id;
+    let Source::Remote(seen) = &mut s.source else {
+        return Err("not a correspondence game".into());
+    };
+    let text = action.to_string();
+    ctx.with_store(|store| Ok(crate::sync::queue_hidden(store, id, &seen.server, &text)))
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?;
+    seen.pending.push(text);
+    s.selected = None;
+    s.draft = None;
+    ctx.send(Command::Flush);
     Ok(())
 }
 
@@ -377,16 +639,25 @@ fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<JunqiMove>) {
     let Some(mut s) = ctx.junqi.borrow_mut().take() else {
         return;
     };
-    let result = store_and_apply(ctx, &mut s, actor, &action);
+    let remote = s.seen().is_some();
+    let result = if remote {
+        queue_remote(ctx, &mut s, &action)
+    } else {
+        store_and_apply(ctx, &mut s, actor, &action)
+    };
     if result.is_ok() {
         run_computer(ctx, &mut s);
         settle_viewer(&mut s, false);
     }
-    let over = s.game.outcome().is_some();
+    let over = s.outcome().is_some();
     *ctx.junqi.borrow_mut() = Some(s);
     match result {
         Err(e) => super::play::show_error(ctx, &e),
         Ok(()) if over => ctx.ui().global::<JunqiAdapter>().set_show_end_dialog(true),
+        Ok(()) if remote => ctx
+            .ui()
+            .global::<JunqiAdapter>()
+            .set_sync_status("sending".into()),
         Ok(()) => {}
     }
     refresh(ctx);
@@ -399,7 +670,7 @@ fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
     let chosen = {
         let mut guard = ctx.junqi.borrow_mut();
         let Some(s) = guard.as_mut() else { return };
-        if s.handover || s.review.is_some() || s.game.outcome().is_some() {
+        if s.handover || s.review.is_some() || s.outcome().is_some() {
             return;
         }
         if let Some(draft) = s.draft.as_mut() {
@@ -418,11 +689,8 @@ fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
                 }
             }
             None
-        } else if s.game.to_act() != ToAct::Seat(s.viewer) {
-            None
         } else {
-            let legal = s.game.game().legal_moves(Actor::Seat(s.viewer));
-            let face_down = s.game.game().board().is_face_down(p);
+            let legal = s.legal_moves();
             match s.selected {
                 Some(from) if from == p => {
                     s.selected = None;
@@ -435,7 +703,7 @@ fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
                 {
                     Some(JunqiMove::Go(qiguan_core::junqi::Move { from, to: p }))
                 }
-                _ if face_down && legal.contains(&JunqiMove::Flip(p)) => Some(JunqiMove::Flip(p)),
+                _ if legal.contains(&JunqiMove::Flip(p)) => Some(JunqiMove::Flip(p)),
                 _ => {
                     let movable = legal
                         .iter()
@@ -475,7 +743,7 @@ fn swap(d: &mut Deployment, a: Point, b: Point) {
 fn set_draft(ctx: &Rc<Ctx>, make: impl FnOnce(Side) -> Option<Deployment>) {
     if let Some(s) = ctx.junqi.borrow_mut().as_mut()
         && s.draft.is_some()
-        && let Some(side) = s.game.game().side_of_seat(s.viewer)
+        && let Some(side) = s.side_of_seat(s.viewer)
         && let Some(d) = make(side)
     {
         s.draft = Some(d);
@@ -513,8 +781,10 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     let saved = saved_layouts(ctx);
     let guard = ctx.junqi.borrow();
     let Some(s) = guard.as_ref() else { return };
-    let g = s.game.game();
-    let over = s.game.outcome().is_some();
+    let options = s.options();
+    let outcome = s.outcome();
+    let over = outcome.is_some();
+    let view = s.view();
     let phase = if s.handover {
         "handover"
     } else if s.review.is_some() {
@@ -526,10 +796,10 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     } else {
         "play"
     };
-    let cells = match s.review {
-        Some(at) => review_cells(&s.game, at),
-        None if s.handover => hidden_cells(),
-        None => view_cells(s),
+    let cells = match (s.review, s.local()) {
+        (Some(at), Some(game)) => review_cells(game, at),
+        _ if s.handover => hidden_cells(),
+        _ => view_cells(s, &view),
     };
     super::super::board_view::sync(&s.cells, cells);
 
@@ -538,7 +808,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     a.set_cells(ModelRc::from(s.cells.clone()));
     a.set_phase(phase.into());
     a.set_mode(
-        match g.junqi_options().visibility {
+        match options.visibility {
             Visibility::Referee => "referee",
             Visibility::Open => "open",
             Visibility::Flip => "flip",
@@ -546,11 +816,11 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         .into(),
     );
     a.set_viewer(s.viewer.index() as i32);
-    let colour = |seat| g.side_of_seat(seat).map_or(-1, |side| side as i32);
+    let colour = |seat| s.side_of_seat(seat).map_or(-1, |side| side as i32);
     a.set_seat_colours(int_model(vec![colour(Seat::FIRST), colour(Seat::SECOND)]));
     // The viewer's side at the bottom (flip mode: the viewer's colour once known).
-    a.set_flipped(g.side_of_seat(s.viewer) == Some(Side::North));
-    a.set_to_move(match s.game.to_act() {
+    a.set_flipped(s.side_of_seat(s.viewer) == Some(Side::North));
+    a.set_to_move(match s.to_act() {
         ToAct::Seat(seat) => seat.index() as i32,
         _ => -1,
     });
@@ -564,23 +834,16 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         s.computer == Some(Seat::FIRST),
         s.computer == Some(Seat::SECOND),
     ])));
-    a.set_quiet_left(
-        g.junqi_options().quiet_limit() as i32 - g.view(Viewer::Spectator).quiet_plies as i32,
-    );
-    let outcome = s.game.outcome();
+    a.set_quiet_left(options.quiet_limit() as i32 - view.quiet_plies as i32);
     a.set_result(super::play::result_code(outcome.as_ref().map(|o| &o.result)).into());
     a.set_reason(outcome.map(|o| o.reason.as_str()).unwrap_or("").into());
-    set_banner(&a, s);
-    if s.banner_pending.get() && matches!(phase, "play" | "over") {
-        s.banner_pending.set(false);
-        a.set_banner_visible(true);
-    }
-    let bottom = if g.side_of_seat(s.viewer) == Some(Side::North) {
+    set_banner(&a, s, &view, matches!(phase, "play" | "over"));
+    let bottom = if s.side_of_seat(s.viewer) == Some(Side::North) {
         Side::North
     } else {
         Side::South
     };
-    a.set_bottom_seat(g.seat_of_side(bottom).unwrap_or(s.viewer).index() as i32);
+    a.set_bottom_seat(s.seat_of_side(bottom).unwrap_or(s.viewer).index() as i32);
     let issues: Vec<DeployIssue> = s
         .draft
         .as_ref()
@@ -602,7 +865,37 @@ pub fn refresh(ctx: &Rc<Ctx>) {
             .collect::<Vec<_>>(),
     )));
     a.set_review_ply(s.review.unwrap_or(0) as i32);
-    a.set_review_plies(s.game.version() as i32);
+    a.set_review_plies(s.version() as i32);
+
+    // Draw offers, resignation, and (correspondence) where the game stands with the server.
+    let legal = if over { Vec::new() } else { s.legal() };
+    a.set_can_offer_draw(legal.contains(&Action::OfferDraw));
+    a.set_can_answer_draw(legal.contains(&Action::AcceptDraw));
+    a.set_can_resign(legal.contains(&Action::Resign));
+    let pending_offer = s
+        .seen()
+        .is_some_and(|seen| seen.pending.iter().any(|p| p == "offer-draw"));
+    a.set_draw_offered_by(match s.draw_offer() {
+        Some(offer) => offer.by.index() as i32,
+        None if pending_offer => s.viewer.index() as i32,
+        None => -1,
+    });
+    a.set_online(s.remote.is_some());
+    let waiting = match (&s.remote, s.seen()) {
+        (Some(r), _) if r.invite_code.is_some() => "join",
+        (Some(_), Some(seen)) if !seen.pending.is_empty() => "sending",
+        (Some(_), Some(_)) if s.deploying() && s.draft.is_none() => "deploy",
+        (Some(_), Some(_)) if !over && !s.to_act().includes(Actor::Seat(s.viewer)) => "turn",
+        _ => "",
+    };
+    a.set_waiting(waiting.into());
+    a.set_invite(
+        s.remote
+            .as_ref()
+            .and_then(|r| r.invite_code.clone())
+            .unwrap_or_default()
+            .into(),
+    );
 }
 
 fn int_model(values: Vec<i32>) -> ModelRc<i32> {
@@ -624,8 +917,10 @@ fn issue(p: &qiguan_core::junqi::DeployProblem) -> Option<DeployIssue> {
     })
 }
 
-/// The last battle or flip, as far as the viewer may know it.
-fn set_banner(a: &JunqiAdapter<'_>, s: &JunqiSession) {
+/// The last battle or flip, as far as the viewer may know it. The banner shows whenever it
+/// differs from the last one shown to this viewer (a new action, or the other player's view of
+/// it after a hand-over).
+fn set_banner(a: &JunqiAdapter<'_>, s: &JunqiSession, view: &JunqiView, may_show: bool) {
     let mut battle = "";
     let mut at = String::new();
     let mut attacker = String::new();
@@ -633,27 +928,25 @@ fn set_banner(a: &JunqiAdapter<'_>, s: &JunqiSession) {
     let mut attacker_colour = -1;
     let mut flipped = String::new();
     let mut flipped_colour = -1;
-    let viewer_side = s.game.game().side_of_seat(s.viewer);
-    let over = s.game.outcome().is_some();
-    let name = |piece: Option<(Side, Rank)>, told: Option<Rank>| -> String {
+    let name = |piece: &Option<qiguan_core::junqi::SeenPiece>| -> String {
         match piece {
-            Some((side, rank)) if over || told.is_some() || Some(side) == viewer_side => {
-                rank.chinese().into()
-            }
-            Some(_) => "?".into(),
+            Some(p) => p.rank.map_or_else(|| "?".into(), |r| r.chinese().into()),
             None => String::new(),
         }
     };
-    if let Some(last) = s.last.as_ref().filter(|_| s.review.is_none()) {
+    let last = view.last.as_ref().filter(|_| s.review.is_none());
+    if let Some(last) = last {
         match &last.event {
             JunqiEvent::Battle {
                 mv,
                 attacker_removed,
                 defender_removed,
-                attacker: a_rank,
-                defender: d_rank,
+                ..
             } => {
-                let flag = last.defender.is_some_and(|(_, r)| r == Rank::Flag)
+                let flag = last
+                    .defender
+                    .as_ref()
+                    .is_some_and(|d| d.rank == Some(Rank::Flag))
                     && !attacker_removed
                     && *defender_removed;
                 battle = match (flag, attacker_removed, defender_removed) {
@@ -666,9 +959,9 @@ fn set_banner(a: &JunqiAdapter<'_>, s: &JunqiSession) {
                     .parse::<qiguan_core::junqi::Move>()
                     .map(|m| m.to.to_string())
                     .unwrap_or_default();
-                attacker = name(last.attacker, *a_rank);
-                defender = name(last.defender, *d_rank);
-                attacker_colour = last.attacker.map_or(-1, |(side, _)| side as i32);
+                attacker = name(&last.mover);
+                defender = name(&last.defender);
+                attacker_colour = last.mover.as_ref().map_or(-1, |p| p.side as i32);
             }
             JunqiEvent::Flipped { side, rank, .. } => {
                 flipped = rank.chinese().into();
@@ -684,6 +977,89 @@ fn set_banner(a: &JunqiAdapter<'_>, s: &JunqiSession) {
     a.set_battle_attacker_colour(attacker_colour);
     a.set_flipped_piece(flipped.into());
     a.set_flipped_colour(flipped_colour);
+    if may_show && let Some(last) = last {
+        let key = (s.version(), s.viewer, last.clone());
+        let same = s
+            .shown
+            .borrow()
+            .as_ref()
+            .is_some_and(|(_, seat, play)| *seat == s.viewer && play == last);
+        if !same {
+            *s.shown.borrow_mut() = Some(key);
+            a.set_banner_visible(true);
+        }
+    }
+}
+
+/// The viewer's picture: its draft (or the deployment it sent) while deploying, else its view,
+/// with its marks.
+fn view_cells(s: &JunqiSession, view: &JunqiView) -> Vec<JunqiCell> {
+    let mut cells = hidden_cells();
+    if let Some(draft) = s.draft.clone().or_else(|| s.pending_deployment()) {
+        for (p, rank) in &draft.pieces {
+            let c = &mut cells[p.index()];
+            c.side = draft.side as i32;
+            c.piece = rank.chinese().into();
+            c.selected = s.selected == Some(*p);
+        }
+        return cells;
+    }
+    for seen in &view.pieces {
+        if let Ok(p) = seen.at.parse::<Point>() {
+            let c = &mut cells[p.index()];
+            c.side = seen.side as i32;
+            match seen.rank {
+                Some(rank) => c.piece = rank.chinese().into(),
+                None => c.unknown = true,
+            }
+        }
+    }
+    for at in &view.face_down {
+        if let Ok(p) = at.parse::<Point>() {
+            cells[p.index()].face_down = true;
+        }
+    }
+    if let Some(from) = s.selected {
+        cells[from.index()].selected = true;
+        for m in s.legal_moves() {
+            if let JunqiMove::Go(g) = m
+                && g.from == from
+            {
+                cells[g.to.index()].target = true;
+            }
+        }
+    }
+    if let Some(last) = &view.last {
+        match &last.event {
+            JunqiEvent::Moved { mv } | JunqiEvent::Battle { mv, .. } => {
+                if let Ok(m) = mv.parse::<qiguan_core::junqi::Move>() {
+                    cells[m.from.index()].last = true;
+                    cells[m.to.index()].last = true;
+                    if matches!(last.event, JunqiEvent::Battle { .. }) {
+                        cells[m.to.index()].battle = true;
+                    }
+                }
+            }
+            JunqiEvent::Flipped { at, .. } => {
+                if let Ok(p) = at.parse::<Point>() {
+                    cells[p.index()].last = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    // A move or flip on its way to the server: its points stay marked until the answer.
+    for action in s.seen().map(|seen| seen.pending.as_slice()).unwrap_or(&[]) {
+        match action.parse::<JunqiMove>() {
+            Ok(JunqiMove::Go(m)) => {
+                cells[m.from.index()].selected = true;
+                cells[m.to.index()].target = true;
+            }
+            Ok(JunqiMove::Flip(p)) => cells[p.index()].selected = true,
+            _ => {}
+        }
+    }
+    cells
 }
 
 fn base_cell(p: Point) -> JunqiCell {
@@ -704,66 +1080,6 @@ fn base_cell(p: Point) -> JunqiCell {
 /// The empty board, for behind the hand-over screen.
 fn hidden_cells() -> Vec<JunqiCell> {
     Point::all().map(base_cell).collect()
-}
-
-/// The viewer's picture: its draft while deploying, else its view, with its marks.
-fn view_cells(s: &JunqiSession) -> Vec<JunqiCell> {
-    let mut cells = hidden_cells();
-    if let Some(draft) = &s.draft {
-        for (p, rank) in &draft.pieces {
-            let c = &mut cells[p.index()];
-            c.side = draft.side as i32;
-            c.piece = rank.chinese().into();
-            c.selected = s.selected == Some(*p);
-        }
-        return cells;
-    }
-    let view = s.game.game().view(Viewer::Seat(s.viewer));
-    for seen in &view.pieces {
-        if let Ok(p) = seen.at.parse::<Point>() {
-            let c = &mut cells[p.index()];
-            c.side = seen.side as i32;
-            match seen.rank {
-                Some(rank) => c.piece = rank.chinese().into(),
-                None => c.unknown = true,
-            }
-        }
-    }
-    for at in &view.face_down {
-        if let Ok(p) = at.parse::<Point>() {
-            cells[p.index()].face_down = true;
-        }
-    }
-    if let Some(from) = s.selected {
-        cells[from.index()].selected = true;
-        for m in s.game.game().legal_moves(Actor::Seat(s.viewer)) {
-            if let JunqiMove::Go(g) = m
-                && g.from == from
-            {
-                cells[g.to.index()].target = true;
-            }
-        }
-    }
-    if let Some(last) = &s.last {
-        match &last.event {
-            JunqiEvent::Moved { mv } | JunqiEvent::Battle { mv, .. } => {
-                if let Ok(m) = mv.parse::<qiguan_core::junqi::Move>() {
-                    cells[m.from.index()].last = true;
-                    cells[m.to.index()].last = true;
-                    if matches!(last.event, JunqiEvent::Battle { .. }) {
-                        cells[m.to.index()].battle = true;
-                    }
-                }
-            }
-            JunqiEvent::Flipped { at, .. } => {
-                if let Ok(p) = at.parse::<Point>() {
-                    cells[p.index()].last = true;
-                }
-            }
-            _ => {}
-        }
-    }
-    cells
 }
 
 /// The board after `at` actions of a finished game, every piece shown.

@@ -32,7 +32,7 @@ pub fn open(ctx: &Rc<Ctx>, kind: &str) {
 }
 
 /// Returns the Junqi options chosen on the screen.
-fn junqi_options(a: &NewGameAdapter<'_>) -> JunqiOptions {
+pub fn junqi_options(a: &NewGameAdapter<'_>) -> JunqiOptions {
     JunqiOptions {
         visibility: match a.get_junqi_mode() {
             1 => Visibility::Open,
@@ -86,7 +86,7 @@ fn start_junqi(ctx: &Rc<Ctx>) {
 }
 
 /// Returns the options chosen on the screen.
-fn chosen_options(adapter: &NewGameAdapter<'_>) -> XiangqiOptions {
+pub fn chosen_options(adapter: &NewGameAdapter<'_>) -> XiangqiOptions {
     XiangqiOptions {
         perpetual_chase_loses: adapter.get_chase_loses(),
         move_limit: adapter
@@ -114,6 +114,18 @@ fn start(ctx: &Rc<Ctx>) {
         }
     };
     start_match(ctx, game, players, Mode::PassAndPlay);
+}
+
+/// The game and its options chosen on the new-game screen (the correspondence screen shows the
+/// same choices), as core serializes them for a server.
+pub fn chosen_game(a: &NewGameAdapter<'_>) -> (qiguan_core::GameKind, serde_json::Value) {
+    if a.get_game_index() == 1 {
+        let options = serde_json::to_value(junqi_options(a)).unwrap_or_default();
+        (qiguan_core::GameKind::Junqi, options)
+    } else {
+        let options = serde_json::to_value(chosen_options(a)).unwrap_or_default();
+        (qiguan_core::GameKind::Xiangqi, options)
+    }
 }
 
 /// Stores a new match and opens it on the board; home is what "back" leads to.

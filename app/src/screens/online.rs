@@ -52,8 +52,12 @@ pub fn connect(ctx: &Rc<Ctx>) {
         let a = ui.global::<OnlineAdapter>();
         a.set_busy(true);
         a.set_error("".into());
+        let (game, options) =
+            super::new_game::chosen_game(&ui.global::<qiguan_ui::NewGameAdapter>());
         ctx.send(Command::Create {
             server: ctx.server.borrow().clone(),
+            game,
+            options,
             seat: a.get_side().clamp(0, 1) as u8,
             days_per_move: a.get_days().clamp(1, 14) as i64,
             name: a.get_name().trim().to_owned(),
@@ -130,6 +134,7 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
         Event::Changed(ids) => {
             refresh(ctx);
             super::play::reload_if_open(ctx, &ids);
+            super::junqi::reload_if_open(ctx, &ids);
             if ui.global::<qiguan_ui::Nav>().get_screen() == Screen::Home {
                 super::home::refresh(ctx);
             }
@@ -138,6 +143,7 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
             a.set_online(online);
             a.set_pending(pending as i32);
             super::play::set_sync_status(ctx, online, pending);
+            super::junqi::set_sync_status(ctx, online, pending);
         }
         Event::Failed { what, error } => {
             a.set_busy(false);

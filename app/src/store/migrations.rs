@@ -6,7 +6,7 @@ use qiguan_core::{AnyMatch, Record, RecordEntry};
 use rusqlite::{Connection, params};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 
 /// Version 1: games, their actions, settings.
 const V1: &str = "
@@ -69,6 +69,13 @@ CREATE TABLE outbox (
 );
 ";
 
+/// Version 4: correspondence games with secrets (Junqi). The server keeps their record until
+/// the game is over and sends each seat only its view, so the device keeps that view (JSON)
+/// in place of actions; queued actions wait in the outbox as before.
+const V4: &str = "
+ALTER TABLE remote_games ADD COLUMN seat_view TEXT;
+";
+
 /// Brings the schema from `from` up to [`SCHEMA_VERSION`].
 pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError> {
     for version in from + 1..=SCHEMA_VERSION {
@@ -80,6 +87,7 @@ pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError
                 backfill_standings(&tx)?;
             }
             3 => tx.execute_batch(V3)?,
+            4 => tx.execute_batch(V4)?,
             _ => unreachable!("no migration to version {version}"),
         }
         tx.pragma_update(None, "user_version", version)?;

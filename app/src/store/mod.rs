@@ -613,11 +613,28 @@ impl Store {
         Ok(())
     }
 
-    /// Runs `f` inside one transaction (bulk loads, the benchmark's fixture).
+    /// Runs `f` inside one transaction (bulk loads, the benchmark's fixture); inside another,
+    /// as a savepoint of it.
     pub fn in_transaction<T>(
         &mut self,
         f: impl FnOnce(&mut Store) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
+        if !self.conn.is_autocommit() {
+            // Inside another transaction: a savepoint, so that this part alone can fail.
+            self.conn.execute_batch("SAVEPOINT nested")?;
+            return match f(self) {
+                Ok(v) => {
+                    self.conn.execute_batch("RELEASE nested")?;
+                    Ok(v)
+                }
+                Err(e) => {
+                    let _ = self
+                        .conn
+                        .execute_batch("ROLLBACK TO nested; RELEASE nested");
+                    Err(e)
+                }
+            };
+        }
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
         match f(self) {
             Ok(v) => {
@@ -747,12 +764,26 @@ impl Store {
         standing: &Standing,
         now: i64,
     ) -> Result<GameId, StoreError> {
+        self.create_remote_game_with_view(game, remote, actions, standing, None, now)
+    }
+
+    /// Stores a new correspondence game; a game with secrets comes with the server's view of
+    /// it (see [`Store::seat_view`]) in place of actions.
+    pub fn create_remote_game_with_view(
+        &mut self,
+        game: &NewGame,
+        remote: &RemoteGame,
+        actions: &[RecordEntry],
+        standing: &Standing,
+        seat_view: Option<&str>,
+        now: i64,
+    ) -> Result<GameId, StoreError> {
         self.in_transaction(|s| {
             let id = s.create_game_with(game, actions, standing, now)?;
             s.conn.execute(
                 "INSERT INTO remote_games (game_id, server, remote_id, seat, token, invite_code,
-                                           days_per_move, deadline, your_turn)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                                           days_per_move, deadline, your_turn, seat_view)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 params![
                     id.0,
                     remote.server,
@@ -762,7 +793,8 @@ impl Store {
                     remote.invite_code,
                     remote.days_per_move,
                     remote.deadline,
-                    remote.your_turn
+                    remote.your_turn,
+                    seat_view
                 ],
             )?;
             Ok(id)
@@ -881,6 +913,66 @@ impl Store {
             }
             update_standing(&s.conn, id, standing, now)
         })
+    }
+}
+
+impl Store {
+    /// Returns the view the server last sent of a correspondence game with secrets (none for
+    /// a game whose record this device keeps).
+    pub fn seat_view(&self, id: GameId) -> Result<Option<String>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT seat_view FROM remote_games WHERE game_id = ?1")?;
+        Ok(stmt
+            .query_row([id.0], |r| r.get::<_, Option<String>>(0))
+            .optional()?
+            .flatten())
+    }
+
+    /// Keeps the server's latest view of a game with secrets, and its standing, in one
+    /// transaction; `None` forgets the view (the game's record is now kept instead).
+    pub fn set_seat_view(
+        &mut self,
+        id: GameId,
+        view: Option<&str>,
+        standing: &Standing,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.in_transaction(|s| {
+            s.conn.execute(
+                "UPDATE remote_games SET seat_view = ?2 WHERE game_id = ?1",
+                params![id.0, view],
+            )?;
+            update_standing(&s.conn, id, standing, now)
+        })
+    }
+
+    /// Queues an action for the server without recording it here: how a game with secrets
+    /// takes a move (the server referees it and sends back the new view).
+    pub fn queue_only(
+        &mut self,
+        id: GameId,
+        expected_version: usize,
+        action: &str,
+        client_action_id: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO outbox (game_id, expected_version, client_action_id, action, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id.0, expected_version as i64, client_action_id, action, now],
+        )?;
+        Ok(())
+    }
+
+    /// Moves a queued action to another expected version (a deployment resent after the other
+    /// seat deployed first).
+    pub fn requeue(&mut self, outbox_id: i64, expected_version: usize) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE outbox SET expected_version = ?2 WHERE id = ?1",
+            params![outbox_id, expected_version as i64],
+        )?;
+        Ok(())
     }
 }
 
