@@ -268,3 +268,55 @@ fn flip_mode_against_the_computer_needs_no_hand_over() {
     assert!(n >= 9, "{n} actions");
     assert_eq!(j.get_to_move(), 0);
 }
+
+#[test]
+fn a_draw_offer_passes_with_the_device_and_the_computer_answers_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    let j = app.window().global::<JunqiAdapter>();
+
+    // Pass and play: Red offers and moves on; after the hand-over Blue may accept.
+    new_junqi(&app, 1, false);
+    j.invoke_handover_done();
+    j.invoke_deploy_ready();
+    j.invoke_handover_done();
+    j.invoke_deploy_ready();
+    assert_eq!(
+        j.get_phase(),
+        "play",
+        "open mode: no hand-over once deployed"
+    );
+    assert!(j.get_can_offer_draw());
+    j.invoke_offer_draw();
+    assert_eq!(j.get_draw_offered_by(), 0);
+    assert!(!j.get_can_offer_draw(), "one offer at a time");
+    assert!(!j.get_can_answer_draw(), "not one's own");
+    jq_tap(&app, &["e5", "e6"]);
+    assert_eq!(j.get_viewer(), 1);
+    assert_eq!(
+        j.get_draw_offered_by(),
+        0,
+        "the offer stands after the offerer moves"
+    );
+    assert!(j.get_can_answer_draw());
+    j.invoke_answer_draw(true);
+    assert_eq!(j.get_phase(), "over");
+    assert_eq!(j.get_result(), "draw");
+    assert_eq!(j.get_reason(), "draw-agreed");
+    let actions = stored_actions(dir.path());
+    assert_eq!(&actions[2..], ["offer-draw", "e5e6", "accept-draw"]);
+    j.set_show_end_dialog(false);
+    app.window().global::<qiguan_app::ui::Nav>().invoke_back();
+
+    // Against the computer, level on material: it declines at once, and the offer may be
+    // made again only after another move.
+    new_junqi(&app, 0, true);
+    j.invoke_deploy_ready();
+    assert_eq!(j.get_phase(), "play");
+    j.invoke_offer_draw();
+    assert_eq!(j.get_draw_offered_by(), -1);
+    assert!(!j.get_can_offer_draw());
+    let actions = stored_actions(dir.path());
+    assert_eq!(actions.last().map(String::as_str), Some("decline-draw"));
+    assert_eq!(j.get_phase(), "play");
+}

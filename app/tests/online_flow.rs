@@ -4,47 +4,13 @@
 
 mod common;
 
-use common::{all, click, one, point, press, start, targets};
+use common::{all, click, one, point, press, server, start, targets, until};
 use qiguan_app::settings::Language;
 use qiguan_app::store::GameId;
 use qiguan_app::sync::Correspondence;
 use qiguan_app::ui::{Nav, OnlineAdapter, PlayAdapter, Screen, SettingsAdapter};
 use slint::ComponentHandle;
-use std::time::{Duration, Instant};
-
-/// Starts qiguan-server on 127.0.0.1 (a free port) in a background thread; returns its URL.
-fn server(dir: &std::path::Path) -> String {
-    let config = qiguan_server::Config {
-        listen: "127.0.0.1:0".parse().unwrap(),
-        db: dir.join("server.sqlite"),
-        ip_rate: 0.0,
-        token_rate: 0.0,
-    };
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Runtime::new().unwrap();
-        rt.block_on(async move {
-            let state = qiguan_server::open(&config, qiguan_server::system_clock()).unwrap();
-            let listener = tokio::net::TcpListener::bind(config.listen).await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            let app = qiguan_server::router(state)
-                .into_make_service_with_connect_info::<std::net::SocketAddr>();
-            axum::serve(listener, app).await.unwrap();
-        });
-    });
-    format!("http://{}", rx.recv().unwrap())
-}
-
-/// Lets the sync worker's reports reach the UI until `done` holds (at most `limit`).
-fn until(app: &qiguan_app::App, limit: Duration, mut done: impl FnMut() -> bool) -> Duration {
-    let started = Instant::now();
-    while !done() {
-        assert!(started.elapsed() < limit, "gave up after {limit:?}");
-        std::thread::sleep(Duration::from_millis(10));
-        app.drain_sync();
-    }
-    started.elapsed()
-}
+use std::time::Duration;
 
 #[test]
 fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {

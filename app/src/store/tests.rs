@@ -348,3 +348,69 @@ fn a_bulk_load_stores_all_its_games_or_none() {
         "rolled back"
     );
 }
+
+#[test]
+fn a_version_3_correspondence_game_survives_the_move_to_version_4() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DB_FILE);
+    let remote = RemoteGame {
+        game_id: GameId(0),
+        server: "http://127.0.0.1:9".into(),
+        remote_id: "abc".into(),
+        seat: 1,
+        token: "t".into(),
+        invite_code: None,
+        days_per_move: 3,
+        deadline: Some(5),
+        your_turn: false,
+    };
+    let id = {
+        let mut store = Store::open(&path).unwrap();
+        let game = start();
+        let new = NewGame::from_match(&game, Mode::Correspondence, vec!["".into(), "Me".into()]);
+        let id = store
+            .create_remote_game(&new, &remote, &[], &Standing::of(&game), 1)
+            .unwrap();
+        store.queue_only(id, 0, "h3e3", "cid", 2).unwrap();
+        id
+    };
+    // Back to version 3, as an older build left it.
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(
+            "ALTER TABLE remote_games DROP COLUMN seat_view; PRAGMA user_version = 3;",
+        )
+        .unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    let kept = store.remote(id).unwrap().unwrap();
+    assert_eq!((kept.remote_id.as_str(), kept.seat), ("abc", 1));
+    assert_eq!(store.seat_view(id).unwrap(), None);
+    assert_eq!(
+        store.outbox().unwrap().len(),
+        1,
+        "the queued action survives"
+    );
+    // The new column works.
+    let standing = Standing::new(&[], None);
+    store.set_seat_view(id, Some("{}"), &standing, 3).unwrap();
+    assert_eq!(store.seat_view(id).unwrap().as_deref(), Some("{}"));
+}
+
+#[test]
+fn a_failed_step_inside_a_transaction_undoes_only_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open_dir(dir.path()).unwrap();
+    let result: Result<(), StoreError> = store.in_transaction(|s| {
+        s.set_setting("outer", "kept")?;
+        let inner: Result<(), StoreError> = s.in_transaction(|s| {
+            s.set_setting("inner", "dropped")?;
+            Err(StoreError::NoSuchGame(GameId(9)))
+        });
+        assert!(inner.is_err());
+        Ok(())
+    });
+    result.unwrap();
+    assert_eq!(store.setting("outer").unwrap().as_deref(), Some("kept"));
+    assert_eq!(store.setting("inner").unwrap(), None);
+}

@@ -7,11 +7,13 @@ use i_slint_backend_testing::{ElementHandle, TestingBackend, TestingBackendOptio
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{
     GameRow, HistoryAdapter, HomeAdapter, JunqiAdapter, Nav, OnlineAdapter, PlayAdapter,
-    ReplayAdapter, Screen,
+    ReplayAdapter, Screen, SettingsAdapter,
 };
 use qiguan_app::{App, AppOptions};
 use slint::ComponentHandle;
+use slint::Model;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// Installs the testing platform for this thread, with a real software rasterizer so that
 /// snapshots work. Safe to call more than once per thread.
@@ -183,6 +185,126 @@ pub fn junqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     ui.global::<Nav>().invoke_back();
 }
 
+/// Starts qiguan-server on 127.0.0.1 (a free port) in a background thread; returns its URL.
+pub fn server(dir: &Path) -> String {
+    let config = qiguan_server::Config {
+        listen: "127.0.0.1:0".parse().expect("an address"),
+        db: dir.join("server.sqlite"),
+        ip_rate: 0.0,
+        token_rate: 0.0,
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Runtime::new().expect("a runtime");
+        rt.block_on(async move {
+            let state =
+                qiguan_server::open(&config, qiguan_server::system_clock()).expect("the server");
+            let listener = tokio::net::TcpListener::bind(config.listen)
+                .await
+                .expect("a port");
+            tx.send(listener.local_addr().expect("an address"))
+                .expect("the test waits");
+            let app = qiguan_server::router(state)
+                .into_make_service_with_connect_info::<std::net::SocketAddr>();
+            axum::serve(listener, app).await.expect("serving");
+        });
+    });
+    format!("http://{}", rx.recv().expect("the server's address"))
+}
+
+/// Lets the sync worker's reports reach the UI until `done` holds (at most `limit`).
+pub fn until(app: &App, limit: Duration, mut done: impl FnMut() -> bool) -> Duration {
+    let started = Instant::now();
+    while !done() {
+        assert!(started.elapsed() < limit, "gave up after {limit:?}");
+        std::thread::sleep(Duration::from_millis(10));
+        app.drain_sync();
+    }
+    started.elapsed()
+}
+
+/// Junqi by correspondence against a server in this process, the opponent a second device
+/// driven directly: the create form, the game waiting for the opponent's move after a battle,
+/// and the opponent's draw offer.
+pub fn junqi_online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
+    use qiguan_app::sync::Correspondence;
+    let ui = app.window();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = server(dir.path());
+    ui.global::<HomeAdapter>().invoke_settings();
+    let settings = ui.global::<SettingsAdapter>();
+    settings.set_server(url.clone().into());
+    settings.invoke_changed();
+    ui.global::<Nav>().invoke_back();
+
+    ui.global::<HomeAdapter>().invoke_online();
+    let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
+    ng.set_game_index(1);
+    ng.set_junqi_mode(0);
+    let o = ui.global::<OnlineAdapter>();
+    o.set_name("Ann".into());
+    visit(app, "online-junqi-create");
+    o.invoke_create();
+    until(app, Duration::from_secs(10), || !o.get_invite().is_empty());
+    let code = o.get_invite().to_string();
+    o.invoke_dismiss_invite();
+    let id = o
+        .get_games()
+        .iter()
+        .find(|g| g.game == "junqi")
+        .expect("the game is listed")
+        .id;
+
+    let rt = tokio::runtime::Runtime::new().expect("a runtime");
+    let opp_dir = tempfile::tempdir().expect("a temporary directory");
+    let mut opponent = Correspondence::open(opp_dir.path()).expect("the opponent's store");
+    let theirs = rt
+        .block_on(opponent.join(&url, &code, "Bo"))
+        .expect("joined");
+    let layout = qiguan_core::junqi::Deployment::classic("快攻 Fast attack")
+        .expect("a classic")
+        .mirror();
+    opponent
+        .play(theirs, &format!("deploy:{}", layout.to_text()))
+        .expect("deployed");
+    rt.block_on(opponent.flush()).expect("sent");
+
+    o.invoke_open(id);
+    let j = ui.global::<JunqiAdapter>();
+    until(app, Duration::from_secs(5), || j.get_waiting() == "");
+    j.invoke_deploy_ready();
+    until(app, Duration::from_secs(5), || {
+        j.get_phase() == "play" && j.get_waiting() == ""
+    });
+    jq_tap(app, &["e5", "e6"]);
+    until(app, Duration::from_secs(5), || j.get_waiting() == "turn");
+    visit(app, "junqi-online-waiting");
+
+    rt.block_on(opponent.refresh(theirs)).expect("refreshed");
+    opponent.play(theirs, "offer-draw").expect("offered");
+    let legal = opponent
+        .seat_view(theirs)
+        .expect("a view")
+        .expect("kept")
+        .legal_actions;
+    let mv = legal
+        .iter()
+        .find(|a| a.parse::<qiguan_core::junqi::Move>().is_ok())
+        .expect("a move")
+        .clone();
+    opponent.play(theirs, &mv).expect("moved");
+    rt.block_on(opponent.flush()).expect("sent");
+    until(app, Duration::from_secs(5), || {
+        j.get_draw_offered_by() == 1 && j.get_to_move() == 0
+    });
+    j.set_banner_visible(false);
+    visit(app, "junqi-online-draw-offer");
+    ui.global::<Nav>().invoke_back();
+    ui.global::<Nav>().invoke_back();
+    ng.set_game_index(0);
+    o.set_name("".into());
+}
+
 /// Drives the app through every screen, calling `visit` with the screen's name at each.
 pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &str)) {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -244,6 +366,7 @@ pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &s
     ui.global::<Nav>().invoke_back();
 
     junqi_tour(&app, &mut visit);
+    junqi_online_tour(&app, &mut visit);
 
     // Correspondence: the empty screen, then (as the worker would fill it) a game just
     // created with its invite code, a typed code, and games waiting, my turn first.
