@@ -12,16 +12,31 @@ use qiguan_app::ui::{Nav, OnlineAdapter, PlayAdapter, Screen, SettingsAdapter};
 use slint::ComponentHandle;
 use std::time::Duration;
 
-#[test]
-fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {
-    let dir = tempfile::tempdir().unwrap();
-    let url = server(dir.path());
-    let app = start(&dir.path().join("red"), Language::English, (360, 780));
+/// Starts a server and a phone-sized app in `dir` that uses it.
+fn app_with_server(dir: &std::path::Path) -> (String, qiguan_app::App) {
+    let url = server(dir);
+    let app = start(&dir.join("red"), Language::English, (360, 780));
     let settings = app.window().global::<SettingsAdapter>();
     press(&app, "Settings");
     settings.set_server(url.clone().into());
     settings.invoke_changed();
     press(&app, "Back");
+    (url, app)
+}
+
+/// The descriptions of the Junqi points that start with `colour`.
+fn junqi_pieces(app: &qiguan_app::App, colour: &str) -> Vec<String> {
+    (0..12)
+        .flat_map(|row| (0..5).map(move |c| format!("{}{row}", (b'a' + c) as char)))
+        .map(|p| point(app, &p))
+        .filter(|d| d.starts_with(colour))
+        .collect()
+}
+
+#[test]
+fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, app) = app_with_server(dir.path());
 
     press(&app, "Correspondence: play a friend over days");
     assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Online);
@@ -131,13 +146,7 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
     use qiguan_core::junqi::Deployment;
 
     let dir = tempfile::tempdir().unwrap();
-    let url = server(dir.path());
-    let app = start(&dir.path().join("red"), Language::English, (360, 780));
-    let settings = app.window().global::<SettingsAdapter>();
-    press(&app, "Settings");
-    settings.set_server(url.clone().into());
-    settings.invoke_changed();
-    press(&app, "Back");
+    let (url, app) = app_with_server(dir.path());
     press(&app, "Correspondence: play a friend over days");
     let ng = app.window().global::<NewGameAdapter>();
     ng.set_game_index(1);
@@ -172,24 +181,13 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
     until(&app, Duration::from_secs(5), || j.get_waiting() == "");
 
     // Red deploys (the steady defence it was offered): sent, then its turn.
-    let red_points = |app: &qiguan_app::App| -> Vec<String> {
-        (0..12)
-            .flat_map(|row| (0..5).map(move |c| format!("{}{row}", (b'a' + c) as char)))
-            .map(|p| point(app, &p))
-            .filter(|d| d.starts_with("Red"))
-            .collect()
-    };
     j.invoke_deploy_ready();
     until(&app, Duration::from_secs(5), || {
         j.get_phase() == "play" && j.get_waiting() == ""
     });
     assert_eq!(j.get_to_move(), 0);
-    assert_eq!(red_points(&app).len(), 25);
-    let blue: Vec<String> = (0..12)
-        .flat_map(|row| (0..5).map(move |c| format!("{}{row}", (b'a' + c) as char)))
-        .map(|p| point(&app, &p))
-        .filter(|d| d.starts_with("Blue"))
-        .collect();
+    assert_eq!(junqi_pieces(&app, "Red").len(), 25);
+    let blue = junqi_pieces(&app, "Blue");
     assert_eq!(blue.len(), 25);
     assert!(blue.iter().all(|d| d.contains("unknown piece")), "{blue:?}");
 
@@ -242,10 +240,9 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
         "the whole record is kept once the game is over"
     );
     j.invoke_review_step(-(record.actions.len() as i32) + 2);
-    let blue_named = (0..12)
-        .flat_map(|row| (0..5).map(move |c| format!("{}{row}", (b'a' + c) as char)))
-        .map(|p| point(&app, &p))
-        .filter(|d| d.starts_with("Blue") && !d.contains("unknown"))
+    let blue_named = junqi_pieces(&app, "Blue")
+        .iter()
+        .filter(|d| !d.contains("unknown"))
         .count();
     assert_eq!(blue_named, 25, "the review shows every piece");
 }

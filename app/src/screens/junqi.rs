@@ -67,9 +67,9 @@ pub struct JunqiSession {
     draft: Option<Deployment>,
     /// In review: the number of actions shown.
     review: Option<usize>,
-    /// The last move or flip whose banner has been shown, with the version and viewer it was
-    /// shown at (a new one shows when it differs).
-    shown: RefCell<Option<(usize, Seat, SeenPlay)>>,
+    /// The last move or flip whose banner has been shown, and to which seat (a new one shows
+    /// when either differs).
+    shown: RefCell<Option<(Seat, SeenPlay)>>,
     cells: Rc<VecModel<JunqiCell>>,
 }
 
@@ -978,13 +978,8 @@ fn set_banner(a: &JunqiAdapter<'_>, s: &JunqiSession, view: &JunqiView, may_show
     a.set_flipped_piece(flipped.into());
     a.set_flipped_colour(flipped_colour);
     if may_show && let Some(last) = last {
-        let key = (s.version(), s.viewer, last.clone());
-        let same = s
-            .shown
-            .borrow()
-            .as_ref()
-            .is_some_and(|(_, seat, play)| *seat == s.viewer && play == last);
-        if !same {
+        let key = (s.viewer, last.clone());
+        if s.shown.borrow().as_ref() != Some(&key) {
             *s.shown.borrow_mut() = Some(key);
             a.set_banner_visible(true);
         }
