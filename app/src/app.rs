@@ -266,17 +266,22 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
 
 /// Runs the app with the command line's options; returns the process exit code.
 pub fn run() -> i32 {
-    let options = match AppOptions::from_args(std::env::args().skip(1)) {
-        Ok(options) => options,
+    match AppOptions::from_args(std::env::args().skip(1)) {
+        Ok(options) => run_with(options),
         Err(Ok(text)) => {
             println!("{text}");
-            return 0;
+            0
         }
         Err(Err(text)) => {
             eprintln!("qiguan: {text}");
-            return 2;
+            2
         }
-    };
+    }
+}
+
+/// Runs the app with these options (the platform's entry point chose the data directory);
+/// returns the exit code.
+pub fn run_with(options: AppOptions) -> i32 {
     let app = match init(options) {
         Ok(app) => app,
         Err(e) => {

@@ -12,5 +12,5 @@ pub mod settings;
 pub mod store;
 pub mod sync;
 
-pub use app::{App, AppOptions, default_data_dir, init, run};
+pub use app::{App, AppOptions, default_data_dir, init, run, run_with};
 pub use qiguan_ui as ui;

@@ -1,0 +1,80 @@
+//! What Android's lifecycle and system keys drive, tested on the desktop: the back key walks
+//! the screen stack and is left to the system at home; a game survives the app being stopped
+//! mid-move and started again on the same data directory it is given.
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+mod common;
+
+use common::{jq_tap, start};
+use qiguan_app::settings::Language;
+use qiguan_app::store::Store;
+use qiguan_app::ui::{HomeAdapter, JunqiAdapter, Nav, NewGameAdapter, Screen};
+use slint::ComponentHandle;
+use slint::platform::{Key, WindowEvent};
+
+fn back_key(app: &qiguan_app::App) {
+    let text: slint::SharedString = Key::Back.into();
+    let window = app.window().window();
+    window.dispatch_event(WindowEvent::KeyPressed { text: text.clone() });
+    window.dispatch_event(WindowEvent::KeyReleased { text });
+}
+
+#[test]
+fn the_back_key_walks_the_screen_stack_and_is_left_to_the_system_at_home() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    let ui = app.window();
+    let nav = ui.global::<Nav>();
+    ui.global::<HomeAdapter>().invoke_settings();
+    ui.global::<HomeAdapter>().invoke_about();
+    assert_eq!(nav.get_screen(), Screen::About);
+    back_key(&app);
+    assert_eq!(nav.get_screen(), Screen::Settings);
+    // An error on show: the back key dismisses it first.
+    nav.set_error("boom".into());
+    back_key(&app);
+    assert_eq!(nav.get_error(), "");
+    assert_eq!(nav.get_screen(), Screen::Settings);
+    back_key(&app);
+    assert_eq!(nav.get_screen(), Screen::Home);
+    // At home the key is not taken: Android then closes the activity.
+    back_key(&app);
+    assert_eq!(nav.get_screen(), Screen::Home);
+}
+
+#[test]
+fn a_game_survives_being_stopped_and_started_again_on_its_data_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("internal").join("files");
+    {
+        let app = start(&data, Language::English, (360, 780));
+        let ui = app.window();
+        ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
+        let ng = ui.global::<NewGameAdapter>();
+        ng.set_junqi_mode(1);
+        ng.set_opponent(1);
+        ng.set_human_seat(0);
+        ng.invoke_start();
+        let j = ui.global::<JunqiAdapter>();
+        j.invoke_deploy_ready();
+        jq_tap(&app, &["e5", "e6"]);
+        // The process is stopped here, as Android may do to a paused app: nothing to flush.
+    }
+    let store = Store::open_dir(&data).unwrap();
+    let ids = store.history_ids(&Default::default()).unwrap();
+    assert_eq!(ids.len(), 1);
+    let plies = store.load(ids[0]).unwrap().record.actions.len();
+    assert!(
+        plies >= 4,
+        "both deployments, the move and the reply: {plies}"
+    );
+    drop(store);
+    let app = start(&data, Language::English, (360, 780));
+    let ui = app.window();
+    ui.global::<HomeAdapter>()
+        .invoke_continue_game(ids[0].0 as i32);
+    assert_eq!(ui.global::<Nav>().get_screen(), Screen::Junqi);
+    let j = ui.global::<JunqiAdapter>();
+    assert_eq!(j.get_phase(), "play");
+    assert_eq!(j.get_review_plies() as usize, plies);
+}
