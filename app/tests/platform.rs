@@ -78,3 +78,67 @@ fn a_game_survives_being_stopped_and_started_again_on_its_data_directory() {
     assert_eq!(j.get_phase(), "play");
     assert_eq!(j.get_review_plies() as usize, plies);
 }
+
+#[test]
+fn screens_keep_clear_of_system_bars_and_the_keyboard_does_not_cover_the_code_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    common::simulate_phone(&app, 32.0, 24.0, 0.0);
+    let back_top = |app: &qiguan_app::App| {
+        app.window().global::<HomeAdapter>().invoke_online();
+        let back = common::one(app, "Back");
+        let y = back.absolute_position().y;
+        app.window().global::<Nav>().invoke_back();
+        y
+    };
+    assert!(
+        back_top(&app) >= 32.0,
+        "the top bar sits below the status bar"
+    );
+
+    // Tap the join code field (scrolled to first), then the keyboard opens: the field stays
+    // above it.
+    app.window().global::<HomeAdapter>().invoke_online();
+    app.window()
+        .window()
+        .dispatch_event(WindowEvent::PointerScrolled {
+            position: slint::LogicalPosition::new(180.0, 400.0),
+            delta_x: 0.0,
+            delta_y: -3000.0,
+        });
+    // Back up a little, so that the field is not at the very end (where the list would stay
+    // put against the keyboard on its own).
+    app.window()
+        .window()
+        .dispatch_event(WindowEvent::PointerScrolled {
+            position: slint::LogicalPosition::new(180.0, 400.0),
+            delta_x: 0.0,
+            delta_y: 60.0,
+        });
+    let field = common::one(&app, "Invite code");
+    assert!(
+        field.absolute_position().y > 480.0,
+        "the keyboard would cover the field"
+    );
+    field.mock_single_click(slint::platform::PointerEventButton::Left);
+    common::simulate_phone(&app, 32.0, 24.0, 300.0);
+    let bottom = field.absolute_position().y + field.size().height;
+    assert!(
+        bottom <= 780.0 - 300.0,
+        "the code field ends at {bottom}, under the keyboard"
+    );
+    // Scrolled to the end, the Join button is above the keyboard too.
+    app.window()
+        .window()
+        .dispatch_event(WindowEvent::PointerScrolled {
+            position: slint::LogicalPosition::new(180.0, 300.0),
+            delta_x: 0.0,
+            delta_y: -3000.0,
+        });
+    let join = common::one(&app, "Join game");
+    let bottom = join.absolute_position().y + join.size().height;
+    assert!(
+        bottom <= 780.0 - 300.0,
+        "Join game ends at {bottom}, under the keyboard"
+    );
+}

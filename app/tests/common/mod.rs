@@ -185,6 +185,21 @@ pub fn junqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     ui.global::<Nav>().invoke_back();
 }
 
+/// Simulates what a phone's platform reports: system bars (safe-area insets, logical px)
+/// and an on-screen keyboard of this height at the bottom (0 for none).
+pub fn simulate_phone(app: &App, top: f32, bottom: f32, keyboard: f32) {
+    let window = app.window().window();
+    i_slint_core::window::WindowInner::from_pub(window).set_window_item_safe_area(
+        i_slint_core::lengths::LogicalEdges::new(top, bottom, 0.0, 0.0),
+    );
+    let size = window.size().to_logical(window.scale_factor());
+    window.set_virtual_keyboard(
+        slint::LogicalPosition::new(0.0, size.height - keyboard),
+        slint::LogicalSize::new(if keyboard > 0.0 { size.width } else { 0.0 }, keyboard),
+        i_slint_core::InternalToken,
+    );
+}
+
 /// Starts qiguan-server on 127.0.0.1 (a free port) in a background thread; returns its URL.
 pub fn server(dir: &Path) -> String {
     let config = qiguan_server::Config {
