@@ -18,6 +18,8 @@ fn android_main(app: slint::android::AndroidApp) {
     let options = qiguan_app::AppOptions {
         data_dir,
         default_language: None,
+        // Android may stop a paused app at any time: it comes back on the game it showed.
+        resume: true,
     };
     let code = qiguan_app::run_with(options);
     if code != 0 {

@@ -17,6 +17,9 @@ pub struct AppOptions {
     pub data_dir: PathBuf,
     /// The language to use when none has been chosen yet (default: the system's).
     pub default_language: Option<Language>,
+    /// Start on the game that was on screen when the app last stopped (Android, which may stop
+    /// a paused app at any time); otherwise start at Home.
+    pub resume: bool,
 }
 
 impl AppOptions {
@@ -54,6 +57,7 @@ impl AppOptions {
         Ok(AppOptions {
             data_dir,
             default_language: None,
+            resume: false,
         })
     }
 }
@@ -68,6 +72,9 @@ Set SLINT_BACKEND=winit-software to draw without OpenGL.";
 pub fn default_data_dir() -> Option<PathBuf> {
     directories::ProjectDirs::from("org", "Qiguan", "qiguan").map(|d| d.data_dir().to_owned())
 }
+
+/// The setting that names the game on screen (empty when none is).
+const RESUME_KEY: &str = "resume-game";
 
 /// What every screen shares.
 pub struct Ctx {
@@ -146,6 +153,7 @@ impl Ctx {
         if screen != Screen::Play && screen != Screen::Junqi {
             self.send(crate::online::Command::Watch(None));
         }
+        self.remember_screen(screen);
         match screen {
             Screen::Online => screens::online::refresh(self),
             Screen::Home => screens::home::refresh(self),
@@ -154,6 +162,35 @@ impl Ctx {
             _ => {}
         }
         self.ui().global::<Nav>().set_screen(screen);
+    }
+
+    /// Remembers the game on screen (or that none is), so that a restart can bring it back.
+    fn remember_screen(&self, screen: Screen) {
+        let game = match screen {
+            Screen::Play => self.play.borrow().as_ref().map(|s| s.id()),
+            Screen::Junqi => self.junqi.borrow().as_ref().map(|s| s.id()),
+            _ => None,
+        };
+        let value = game.map_or_else(String::new, |id| id.0.to_string());
+        let _ = self.with_store(|store| {
+            if store.setting(RESUME_KEY)?.as_deref() != Some(value.as_str()) {
+                store.set_setting(RESUME_KEY, &value)?;
+            }
+            Ok(())
+        });
+    }
+
+    /// The game that was on screen when the app stopped, if it is still there.
+    fn game_to_resume(&self) -> Option<crate::store::GameId> {
+        let id = self
+            .with_store(|store| store.setting(RESUME_KEY))
+            .ok()
+            .flatten()
+            .and_then(|v| v.parse::<i64>().ok())
+            .map(crate::store::GameId)?;
+        self.with_store(|store| store.summaries(&[id]))
+            .is_ok_and(|rows| !rows.is_empty())
+            .then_some(id)
     }
 
     /// Sends a command to the sync worker, if it runs.
@@ -259,7 +296,14 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
     });
     match failure {
         Some(error) => screens::failure::show(&ctx, &error),
-        None => ctx.reset_to(Screen::Home),
+        None => {
+            // Read before Home is shown, which forgets it.
+            let resume = options.resume.then(|| ctx.game_to_resume()).flatten();
+            ctx.reset_to(Screen::Home);
+            if let Some(id) = resume {
+                screens::play::open(&ctx, id);
+            }
+        }
     }
     Ok(App { window, ctx })
 }

@@ -1,11 +1,12 @@
 //! What Android's lifecycle and system keys drive, tested on the desktop: the back key walks
 //! the screen stack and is left to the system at home; a game survives the app being stopped
-//! mid-move and started again on the same data directory it is given.
+//! mid-game and comes back on screen when it starts again on the data directory it is given;
+//! the screens keep clear of system bars and an on-screen keyboard.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
 mod common;
 
-use common::{jq_tap, start};
+use common::{jq_tap, start, start_with};
 use qiguan_app::settings::Language;
 use qiguan_app::store::Store;
 use qiguan_app::ui::{HomeAdapter, JunqiAdapter, Nav, NewGameAdapter, Screen};
@@ -43,11 +44,12 @@ fn the_back_key_walks_the_screen_stack_and_is_left_to_the_system_at_home() {
 }
 
 #[test]
-fn a_game_survives_being_stopped_and_started_again_on_its_data_directory() {
+fn a_game_survives_being_stopped_and_comes_back_on_screen_at_its_data_directory() {
     let dir = tempfile::tempdir().unwrap();
+    // Android's internal data path, as the platform layer hands it over.
     let data = dir.path().join("internal").join("files");
     {
-        let app = start(&data, Language::English, (360, 780));
+        let app = start_with(&data, Language::English, (360, 780), true);
         let ui = app.window();
         ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
         let ng = ui.global::<NewGameAdapter>();
@@ -58,7 +60,7 @@ fn a_game_survives_being_stopped_and_started_again_on_its_data_directory() {
         let j = ui.global::<JunqiAdapter>();
         j.invoke_deploy_ready();
         jq_tap(&app, &["e5", "e6"]);
-        // The process is stopped here, as Android may do to a paused app: nothing to flush.
+        // The process is stopped here, as Android may stop a paused app: nothing to flush.
     }
     let store = Store::open_dir(&data).unwrap();
     let ids = store.history_ids(&Default::default()).unwrap();
@@ -69,14 +71,26 @@ fn a_game_survives_being_stopped_and_started_again_on_its_data_directory() {
         "both deployments, the move and the reply: {plies}"
     );
     drop(store);
-    let app = start(&data, Language::English, (360, 780));
+
+    // Started again: the same game is on screen, with every move.
+    let app = start_with(&data, Language::English, (360, 780), true);
     let ui = app.window();
-    ui.global::<HomeAdapter>()
-        .invoke_continue_game(ids[0].0 as i32);
     assert_eq!(ui.global::<Nav>().get_screen(), Screen::Junqi);
     let j = ui.global::<JunqiAdapter>();
     assert_eq!(j.get_phase(), "play");
     assert_eq!(j.get_review_plies() as usize, plies);
+    // Back at Home when it stops: it starts at Home.
+    ui.global::<Nav>().invoke_back();
+    drop(app);
+    let app = start_with(&data, Language::English, (360, 780), true);
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Home);
+    // The desktop starts at Home whatever was on screen.
+    app.window()
+        .global::<HomeAdapter>()
+        .invoke_continue_game(ids[0].0 as i32);
+    drop(app);
+    let app = start(&data, Language::English, (360, 780));
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Home);
 }
 
 #[test]

@@ -74,6 +74,11 @@ pub struct JunqiSession {
 }
 
 impl JunqiSession {
+    /// The stored game on screen.
+    pub(crate) fn id(&self) -> GameId {
+        self.id
+    }
+
     fn local(&self) -> Option<&Match<Junqi>> {
         match &self.source {
             Source::Local(game) => Some(game),

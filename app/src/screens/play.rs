@@ -26,6 +26,13 @@ pub struct PlaySession {
     moves: Rc<VecModel<MoveRow>>,
 }
 
+impl PlaySession {
+    /// The stored game on screen.
+    pub(crate) fn id(&self) -> GameId {
+        self.id
+    }
+}
+
 pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<PlayAdapter>();

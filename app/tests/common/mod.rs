@@ -27,10 +27,16 @@ pub fn platform() {
 
 /// Starts the app on `dir`, in `language`, at the given logical size.
 pub fn start(dir: &Path, language: Language, size: (u32, u32)) -> App {
+    start_with(dir, language, size, false)
+}
+
+/// Starts the app; `resume` brings back the game on screen when it last stopped (Android).
+pub fn start_with(dir: &Path, language: Language, size: (u32, u32), resume: bool) -> App {
     platform();
     let app = qiguan_app::init(AppOptions {
         data_dir: dir.to_owned(),
         default_language: Some(language),
+        resume,
     })
     .expect("the app starts");
     app.window()
