@@ -41,6 +41,16 @@ fn the_back_key_walks_the_screen_stack_and_is_left_to_the_system_at_home() {
     // At home the key is not taken: Android then closes the activity.
     back_key(&app);
     assert_eq!(nav.get_screen(), Screen::Home);
+
+    // A text field with the focus passes the key on; after its screen is gone the key still
+    // arrives.
+    ui.global::<HomeAdapter>().invoke_online();
+    common::one(&app, "Your name").mock_single_click(slint::platform::PointerEventButton::Left);
+    back_key(&app);
+    assert_eq!(nav.get_screen(), Screen::Home);
+    ui.global::<HomeAdapter>().invoke_settings();
+    back_key(&app);
+    assert_eq!(nav.get_screen(), Screen::Home);
 }
 
 #[test]
