@@ -83,6 +83,21 @@ async fn no_answer_to_a_seat_names_an_opposing_piece() {
         created["token"].as_str().unwrap().to_owned(),
         joined["token"].as_str().unwrap().to_owned(),
     ];
+    let get = |seat: usize| {
+        send(
+            client
+                .get(format!("{base}/api/games/{id}"))
+                .bearer_auth(&tokens[seat]),
+        )
+    };
+    let act = |seat: usize, body: Value| {
+        send(
+            client
+                .post(format!("{base}/api/games/{id}/actions"))
+                .bearer_auth(&tokens[seat])
+                .json(&body),
+        )
+    };
     let sides = ["south", "north"];
     let layouts = [
         Deployment::random(Side::South, 11).to_text(),
@@ -93,13 +108,7 @@ async fn no_answer_to_a_seat_names_an_opposing_piece() {
     // Both deploy (in either order), each checking what it is told.
     for seat in [1, 0] {
         let body_json = json!({"expected_version": 1 - seat, "client_action_id": format!("d{seat}"), "action": format!("deploy:{}", layouts[seat])});
-        let (status, body) = send(
-            client
-                .post(format!("{base}/api/games/{id}/actions"))
-                .bearer_auth(&tokens[seat])
-                .json(&body_json),
-        )
-        .await;
+        let (status, body) = act(seat, body_json).await;
         assert_eq!(status, 200, "{body}");
         scan(&body, sides[seat], &layouts[1 - seat]);
     }
@@ -107,20 +116,9 @@ async fn no_answer_to_a_seat_names_an_opposing_piece() {
     let mut battles_seen = 0;
     for ply in 0..80 {
         let seat = ply % 2;
-        let (_, body) = send(
-            client
-                .get(format!("{base}/api/games/{id}"))
-                .bearer_auth(&tokens[seat]),
-        )
-        .await;
+        let (_, body) = get(seat).await;
         scan(&body, sides[seat], &layouts[1 - seat]);
-        let other = send(
-            client
-                .get(format!("{base}/api/games/{id}"))
-                .bearer_auth(&tokens[1 - seat]),
-        )
-        .await
-        .1;
+        let other = get(1 - seat).await.1;
         scan(&other, sides[1 - seat], &layouts[seat]);
         let view: Value = serde_json::from_str(&body).unwrap();
         if view["to_act"]["kind"] == "over" {
@@ -150,13 +148,7 @@ async fn no_answer_to_a_seat_names_an_opposing_piece() {
         battles_seen += usize::from(attack.is_some());
         let version = view["version"].as_u64().unwrap();
         let body_json = json!({"expected_version": version, "client_action_id": format!("m{ply}"), "action": mv});
-        let (status, body) = send(
-            client
-                .post(format!("{base}/api/games/{id}/actions"))
-                .bearer_auth(&tokens[seat])
-                .json(&body_json),
-        )
-        .await;
+        let (status, body) = act(seat, body_json).await;
         assert_eq!(status, 200, "{mv}: {body}");
         scan(&body, sides[seat], &layouts[1 - seat]);
         // The long poll answer to the other seat is scanned too.
@@ -173,31 +165,15 @@ async fn no_answer_to_a_seat_names_an_opposing_piece() {
     assert!(battles_seen > 0, "the game had battles to hide");
 
     // The game ends (by resignation if no flag fell): both seats then get the whole record.
-    let (_, body) = send(
-        client
-            .get(format!("{base}/api/games/{id}"))
-            .bearer_auth(&tokens[0]),
-    )
-    .await;
+    let (_, body) = get(0).await;
     let view: Value = serde_json::from_str(&body).unwrap();
     if view["to_act"]["kind"] != "over" {
         let body_json = json!({"expected_version": view["version"], "client_action_id": "r", "action": "resign"});
-        let (status, body) = send(
-            client
-                .post(format!("{base}/api/games/{id}/actions"))
-                .bearer_auth(&tokens[0])
-                .json(&body_json),
-        )
-        .await;
+        let (status, body) = act(0, body_json).await;
         assert_eq!(status, 200, "{body}");
     }
     for seat in [0, 1] {
-        let (_, body) = send(
-            client
-                .get(format!("{base}/api/games/{id}"))
-                .bearer_auth(&tokens[seat]),
-        )
-        .await;
+        let (_, body) = get(seat).await;
         let v: Value = serde_json::from_str(&body).unwrap();
         assert_eq!(v["to_act"]["kind"], "over", "{body}");
         scan(&body, sides[seat], &layouts[1 - seat]);

@@ -208,7 +208,7 @@ impl JunqiSession {
     /// correspondence game; none in pass-and-play.
     fn fixed_seat(&self) -> Option<Seat> {
         self.computer
-            .map(other)
+            .map(|bot| bot.next(2))
             .or_else(|| self.remote.as_ref().and_then(|r| Seat::new(r.seat)))
     }
 }
@@ -535,14 +535,6 @@ fn settle_viewer(s: &mut JunqiSession, opening: bool) {
     {
         s.draft = Deployment::classic("稳守 Steady defence")
             .map(|d| if side == Side::South { d } else { d.mirror() });
-    }
-}
-
-fn other(seat: Seat) -> Seat {
-    if seat == Seat::FIRST {
-        Seat::SECOND
-    } else {
-        Seat::FIRST
     }
 }
 

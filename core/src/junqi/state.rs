@@ -513,7 +513,7 @@ impl Junqi {
 
     fn end_turn(&mut self, mover: Seat) {
         self.plies += 1;
-        self.to_move = other_seat(mover);
+        self.to_move = mover.next(2);
         self.judge(mover);
     }
 
@@ -592,14 +592,6 @@ impl Junqi {
             pieces.swap(i, j);
         }
         deal_text(&pieces)
-    }
-}
-
-fn other_seat(seat: Seat) -> Seat {
-    if seat == Seat::FIRST {
-        Seat::SECOND
-    } else {
-        Seat::FIRST
     }
 }
 
