@@ -1,5 +1,6 @@
 //! [`AnyMatch`]: one runtime type over every game, for the app and the server.
 
+use crate::aeroplane::Aeroplane;
 use crate::game::{Actor, GameKind, Outcome, Rules, SetupError, ToAct, Viewer};
 use crate::junqi::Junqi;
 use crate::matches::{ActionError, Match};
@@ -15,6 +16,8 @@ pub enum AnyMatch {
     Xiangqi(Match<Xiangqi>),
     /// A Junqi match.
     Junqi(Match<Junqi>),
+    /// An Aeroplane chess match.
+    Aeroplane(Match<Aeroplane>),
 }
 
 /// Runs the same expression on whichever match is inside.
@@ -23,6 +26,7 @@ macro_rules! each {
         match $value {
             AnyMatch::Xiangqi($m) => $body,
             AnyMatch::Junqi($m) => $body,
+            AnyMatch::Aeroplane($m) => $body,
         }
     };
 }
@@ -58,6 +62,11 @@ impl AnyMatch {
                 let setup = decode(setup, "setup")?;
                 Ok(AnyMatch::Junqi(Match::new(&options, setup.as_ref())?))
             }
+            GameKind::Aeroplane => {
+                let options = decode(options, "options")?.unwrap_or_default();
+                let setup = decode(setup, "setup")?;
+                Ok(AnyMatch::Aeroplane(Match::new(&options, setup.as_ref())?))
+            }
         }
     }
 
@@ -66,6 +75,7 @@ impl AnyMatch {
         match record.game {
             GameKind::Xiangqi => Ok(AnyMatch::Xiangqi(Match::from_record(record)?)),
             GameKind::Junqi => Ok(AnyMatch::Junqi(Match::from_record(record)?)),
+            GameKind::Aeroplane => Ok(AnyMatch::Aeroplane(Match::from_record(record)?)),
         }
     }
 
@@ -74,6 +84,7 @@ impl AnyMatch {
         match self {
             AnyMatch::Xiangqi(_) => GameKind::Xiangqi,
             AnyMatch::Junqi(_) => GameKind::Junqi,
+            AnyMatch::Aeroplane(_) => GameKind::Aeroplane,
         }
     }
 

@@ -15,6 +15,8 @@ pub enum GameKind {
     Xiangqi,
     /// Junqi, land battle chess (军棋).
     Junqi,
+    /// Aeroplane chess (飞行棋).
+    Aeroplane,
 }
 
 impl GameKind {
@@ -23,6 +25,7 @@ impl GameKind {
         match self {
             GameKind::Xiangqi => "xiangqi",
             GameKind::Junqi => "junqi",
+            GameKind::Aeroplane => "aeroplane",
         }
     }
 }
@@ -39,6 +42,7 @@ impl FromStr for GameKind {
         match s {
             "xiangqi" => Ok(GameKind::Xiangqi),
             "junqi" => Ok(GameKind::Junqi),
+            "aeroplane" => Ok(GameKind::Aeroplane),
             _ => Err(format!("unknown game `{s}`")),
         }
     }
@@ -198,6 +202,8 @@ pub enum EndReason {
     Timeout,
     /// The flag was taken (Junqi).
     FlagCaptured,
+    /// Every seat but the last brought all its planes home (Aeroplane chess).
+    AllHome,
 }
 
 impl EndReason {
@@ -215,6 +221,7 @@ impl EndReason {
             EndReason::DrawAgreed => "draw-agreed",
             EndReason::Timeout => "timeout",
             EndReason::FlagCaptured => "flag-captured",
+            EndReason::AllHome => "all-home",
         }
     }
 }

@@ -60,6 +60,7 @@
 #![deny(missing_docs)]
 
 pub mod action;
+pub mod aeroplane;
 pub mod any;
 pub mod game;
 pub mod graph;
