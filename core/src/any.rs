@@ -1,10 +1,12 @@
 //! [`AnyMatch`]: one runtime type over every game, for the app and the server.
 
 use crate::aeroplane::Aeroplane;
+use crate::aeroplane::bot::{self, Strength};
 use crate::game::{Actor, GameKind, Outcome, Rules, SetupError, ToAct, Viewer};
 use crate::junqi::Junqi;
 use crate::matches::{ActionError, Match};
 use crate::record::{Record, RecordEntry, RecordError};
+use crate::seat::Seat;
 use crate::xiangqi::Xiangqi;
 
 /// A match of any game. Everything crosses this boundary as text or JSON, so code that
@@ -130,6 +132,24 @@ impl AnyMatch {
         pick: &mut dyn FnMut(usize) -> usize,
     ) -> Result<Vec<RecordEntry>, ActionError> {
         each!(self, m => m.resolve_chance(pick))
+    }
+
+    /// Whether the authority can fill seats of this game with computer players.
+    pub fn has_computer_players(kind: GameKind) -> bool {
+        kind == GameKind::Aeroplane
+    }
+
+    /// The computer's action for `seat`, in text form, when that seat must act and this game
+    /// has computer players (see [`AnyMatch::has_computer_players`]). The computer decides from
+    /// the seat's own view; `seed` gives its choices their chance.
+    pub fn computer_action(&self, seat: Seat, strength: Strength, seed: u64) -> Option<String> {
+        match self {
+            AnyMatch::Aeroplane(m) if m.to_act().includes(Actor::Seat(seat)) => {
+                bot::choose(&m.view(Viewer::Seat(seat)).game, seat, strength, seed)
+                    .map(|mv| mv.to_string())
+            }
+            _ => None,
+        }
     }
 
     /// Returns what this viewer may know, as JSON.

@@ -22,6 +22,12 @@ pub fn pick(n: usize) -> usize {
     qiguan_core::uniform_index(n, || u64::from_le_bytes(random::<8>()))
 }
 
+/// Returns 64 bits from the operating system's CSPRNG: the choices of the server's computer
+/// players.
+pub fn seed() -> u64 {
+    u64::from_le_bytes(random::<8>())
+}
+
 /// Makes a new seat token: 128 random bits, URL-safe base64 (22 characters).
 pub fn new_token() -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(random::<16>())

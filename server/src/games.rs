@@ -4,6 +4,7 @@
 use crate::auth::{self, Hash};
 use crate::error::ApiError;
 use crate::store::{StoredGame, StoredInvite, Write, Writer};
+use qiguan_core::aeroplane::bot::Strength;
 use qiguan_core::{Actor, AnyMatch, GameKind, Record, RecordEntry, Seat, ToAct, Viewer};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -34,6 +35,8 @@ struct GameState {
     options: serde_json::Value,
     setup: serde_json::Value,
     seats: Vec<Option<Hash>>,
+    /// Seats the server's computer plays.
+    bots: Vec<Option<Strength>>,
     days_per_move: i64,
     deadline: Option<i64>,
     client_ids: HashMap<String, usize>,
@@ -79,6 +82,19 @@ pub struct CreateGame {
     pub seat: u8,
     /// Days each move may take, 1 to 14.
     pub days_per_move: i64,
+    /// Seats the server's computer plays (games that have computer players: Aeroplane chess).
+    #[serde(default)]
+    pub bots: Vec<BotSeat>,
+}
+
+/// A seat for the server's computer player.
+#[derive(Debug, Deserialize)]
+pub struct BotSeat {
+    /// Which seat.
+    pub seat: u8,
+    /// How well it plays (default strong).
+    #[serde(default)]
+    pub strength: Strength,
 }
 
 /// The answer to a created game.
@@ -125,8 +141,10 @@ pub struct SeatView {
     pub game_id: String,
     pub game: GameKind,
     pub seat: u8,
-    /// Which seats have a player.
+    /// Which seats have a player (a person who joined, or the server's computer).
     pub seats_filled: Vec<bool>,
+    /// For each seat, the strength of the server's computer player in it, if it has one.
+    pub bots: Vec<Option<Strength>>,
     /// Actions so far.
     pub version: usize,
     /// Whether this seat must act now.
@@ -153,7 +171,7 @@ pub struct SeatView {
 
 impl GameState {
     fn full(&self) -> bool {
-        self.seats.iter().all(Option::is_some)
+        filled(&self.seats, &self.bots)
     }
 
     fn seat_view(&self, seat: u8) -> SeatView {
@@ -164,7 +182,13 @@ impl GameState {
             game_id: self.id.clone(),
             game: self.game.kind(),
             seat,
-            seats_filled: self.seats.iter().map(Option::is_some).collect(),
+            seats_filled: self
+                .seats
+                .iter()
+                .zip(&self.bots)
+                .map(|(t, b)| t.is_some() || b.is_some())
+                .collect(),
+            bots: self.bots.clone(),
             version: self.game.version(),
             your_turn: self.full() && actor.is_some_and(|a| to_act.includes(a)),
             to_act,
@@ -220,6 +244,14 @@ impl Games {
                     tokens.insert(hash, (g.id.clone(), seat));
                 }
             }
+            let mut bots = vec![None; seats.len()];
+            for (seat, strength) in g.bots {
+                let strength = serde_json::from_value(serde_json::Value::String(strength))
+                    .map_err(|e| format!("game {}: bot in seat {seat}: {e}", g.id))?;
+                if let Some(slot) = bots.get_mut(seat as usize) {
+                    *slot = Some(strength);
+                }
+            }
             let version = game.version();
             let start = game.record();
             let state = GameState {
@@ -228,6 +260,7 @@ impl Games {
                 options: start.options,
                 setup: start.setup,
                 seats,
+                bots,
                 days_per_move: g.days_per_move,
                 deadline: g.deadline,
                 client_ids,
@@ -281,17 +314,25 @@ impl Games {
         let mut game = AnyMatch::new(req.game, &req.options, &serde_json::Value::Null)
             .map_err(|e| ApiError::invalid("bad-options", &e.to_string()))?;
         // The server is the dealer: a flip-mode deal happens before anyone sees the game.
-        let dealt = game
-            .resolve_chance(&mut auth::pick)
+        game.resolve_chance(&mut auth::pick)
             .map_err(|_| ApiError::internal())?;
         let count = game.seat_count();
         if req.seat as usize >= count {
             return Err(ApiError::invalid("bad-seat", "no such seat in this game"));
         }
-        let record = game.record();
+        let bots = bot_seats(&req, count)?;
         let id = auth::new_game_id();
         let token = auth::new_token();
         let now = self.now();
+        let mut seats = vec![None; count];
+        seats[req.seat as usize] = Some(auth::hash(&token));
+        // With every other seat the computer's, the game starts at once.
+        let full = filled(&seats, &bots);
+        if full {
+            play_bots(&mut game, &bots)?;
+        }
+        let deadline = (full && game.outcome().is_none()).then(|| now + req.days_per_move * DAY_MS);
+        let record = game.record();
         let mut writes = vec![Write::Game {
             id: id.clone(),
             kind: req.game.as_str().into(),
@@ -300,27 +341,30 @@ impl Games {
             days_per_move: req.days_per_move,
             created_at: now,
         }];
-        writes.extend(
-            dealt
-                .into_iter()
-                .enumerate()
-                .map(|(ply, entry)| Write::Action {
-                    game_id: id.clone(),
-                    ply,
-                    actor: entry.by.to_string(),
-                    action: entry.action,
-                    client_action_id: None,
-                    at: now,
-                }),
-        );
+        writes.extend(action_writes(&id, &game, 0, None, now));
         writes.extend([Write::Seat {
             game_id: id.clone(),
             seat: req.seat,
             token_hash: auth::hash(&token),
             at: now,
         }]);
+        for (seat, strength) in bots.iter().enumerate() {
+            if let Some(strength) = strength {
+                writes.push(Write::Bot {
+                    game_id: id.clone(),
+                    seat: seat as u8,
+                    strength: strength_name(*strength),
+                });
+            }
+        }
+        if full {
+            writes.push(Write::Deadline {
+                game_id: id.clone(),
+                deadline,
+            });
+        }
         let mut invites = Vec::new();
-        for seat in (0..count as u8).filter(|&s| s != req.seat) {
+        for seat in (0..count as u8).filter(|&s| s != req.seat && bots[s as usize].is_none()) {
             let code = auth::new_invite_code();
             writes.push(Write::Invite {
                 code_hash: auth::hash(&auth::normalize_code(&code)),
@@ -331,21 +375,21 @@ impl Games {
         }
         self.writer.write(writes).await.map_err(ApiError::storage)?;
 
-        let mut seats = vec![None; count];
-        seats[req.seat as usize] = Some(auth::hash(&token));
+        let version = game.version();
         let state = GameState {
             id: id.clone(),
             game,
             options: record.options.clone(),
             setup: record.setup.clone(),
             seats,
+            bots,
             days_per_move: req.days_per_move,
-            deadline: None,
+            deadline,
             client_ids: HashMap::new(),
         };
         let slot = Arc::new(Slot {
             state: tokio::sync::Mutex::new(state),
-            version: watch::channel(0).0,
+            version: watch::channel(version).0,
         });
         self.games
             .write()
@@ -417,9 +461,15 @@ impl Games {
         let now = self.now();
         let mut seats = state.seats.clone();
         seats[seat as usize] = Some(token_hash);
-        let full = seats.iter().all(Option::is_some);
+        let full = filled(&seats, &state.bots);
+        // The last person in starts the game: a computer player due first moves now.
+        let mut game = state.game.clone();
+        let before = game.version();
+        if full {
+            play_bots(&mut game, &state.bots)?;
+        }
         let deadline =
-            (full && state.game.outcome().is_none()).then(|| now + state.days_per_move * DAY_MS);
+            (full && game.outcome().is_none()).then(|| now + state.days_per_move * DAY_MS);
         let mut writes = vec![
             Write::UseInvite { code_hash, at: now },
             Write::Seat {
@@ -429,6 +479,7 @@ impl Games {
                 at: now,
             },
         ];
+        writes.extend(action_writes(game_id, &game, before, None, now));
         if full {
             writes.push(Write::Deadline {
                 game_id: game_id.into(),
@@ -437,6 +488,7 @@ impl Games {
         }
         self.writer.write(writes).await.map_err(ApiError::storage)?;
         state.seats = seats;
+        state.game = game;
         state.deadline = deadline;
         self.tokens
             .write()
@@ -542,26 +594,17 @@ impl Games {
         next.apply_text(actor, &req.action)
             .map_err(ApiError::action)?;
         let ply = next.version() - 1;
-        // Whatever chance the action brings about (a die to roll) is resolved and stored with it.
+        // Whatever chance the action brings about (a die to roll) is resolved and stored with it,
+        // and so are the moves of computer players whose turn comes next.
         next.resolve_chance(&mut auth::pick)
             .map_err(|_| ApiError::internal())?;
-        let record = next.record();
+        play_bots(&mut next, &state.bots)?;
         let deadline = next
             .outcome()
             .is_none()
             .then(|| now + state.days_per_move * DAY_MS);
-        let mut writes: Vec<Write> = record.actions[ply..]
-            .iter()
-            .enumerate()
-            .map(|(i, entry)| Write::Action {
-                game_id: game_id.into(),
-                ply: ply + i,
-                actor: entry.by.to_string(),
-                action: entry.action.clone(),
-                client_action_id: (i == 0).then(|| req.client_action_id.clone()),
-                at: now,
-            })
-            .collect();
+        let mut writes =
+            action_writes(game_id, &next, ply, Some(req.client_action_id.clone()), now);
         writes.push(Write::Deadline {
             game_id: game_id.into(),
             deadline,
@@ -611,4 +654,91 @@ impl Games {
         });
         Ok(out)
     }
+}
+
+/// Whether every seat has a person or the server's computer.
+fn filled(seats: &[Option<Hash>], bots: &[Option<Strength>]) -> bool {
+    seats
+        .iter()
+        .zip(bots)
+        .all(|(token, bot)| token.is_some() || bot.is_some())
+}
+
+/// Reads and checks the computer seats a create request asks for.
+fn bot_seats(req: &CreateGame, count: usize) -> Result<Vec<Option<Strength>>, ApiError> {
+    let mut bots = vec![None; count];
+    if req.bots.is_empty() {
+        return Ok(bots);
+    }
+    if !AnyMatch::has_computer_players(req.game) {
+        return Err(ApiError::invalid(
+            "bots-unsupported",
+            "the server has no computer player for this game",
+        ));
+    }
+    for bot in &req.bots {
+        let seat = bot.seat as usize;
+        if seat >= count || bot.seat == req.seat || bots[seat].is_some() {
+            return Err(ApiError::invalid(
+                "bad-bot-seat",
+                "a computer seat must be a seat of the game, not yours, named once",
+            ));
+        }
+        bots[seat] = Some(bot.strength);
+    }
+    Ok(bots)
+}
+
+/// The stored name of a strength (`strong`).
+fn strength_name(strength: Strength) -> String {
+    match serde_json::to_value(strength) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => "strong".into(),
+    }
+}
+
+/// Plays the server's computer players while one of them must act, resolving the chance each
+/// action brings about (a roll). The new actions are the game's record past its old version.
+fn play_bots(game: &mut AnyMatch, bots: &[Option<Strength>]) -> Result<(), ApiError> {
+    // Far more actions than any game holds: a guard, not a limit anyone meets.
+    for _ in 0..100_000 {
+        let ToAct::Seat(seat) = game.to_act() else {
+            return Ok(());
+        };
+        let Some(strength) = bots.get(seat.index()).copied().flatten() else {
+            return Ok(());
+        };
+        let Some(action) = game.computer_action(seat, strength, auth::seed()) else {
+            return Ok(());
+        };
+        game.apply_text(Actor::Seat(seat), &action)
+            .map_err(|_| ApiError::internal())?;
+        game.resolve_chance(&mut auth::pick)
+            .map_err(|_| ApiError::internal())?;
+    }
+    Err(ApiError::internal())
+}
+
+/// The writes for the game's actions from ply `from` on; the first carries the client's id.
+fn action_writes(
+    game_id: &str,
+    game: &AnyMatch,
+    from: usize,
+    client_action_id: Option<String>,
+    at: i64,
+) -> Vec<Write> {
+    let record = game.record();
+    let mut client_action_id = client_action_id;
+    record.actions[from.min(record.actions.len())..]
+        .iter()
+        .enumerate()
+        .map(|(i, entry)| Write::Action {
+            game_id: game_id.into(),
+            ply: from + i,
+            actor: entry.by.to_string(),
+            action: entry.action.clone(),
+            client_action_id: client_action_id.take(),
+            at,
+        })
+        .collect()
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 use tokio::sync::{mpsc, oneshot};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE games (
@@ -49,6 +49,16 @@ CREATE UNIQUE INDEX actions_by_client_id ON actions (game_id, client_action_id)
     WHERE client_action_id IS NOT NULL;
 ";
 
+/// Version 2: seats the server's computer players fill (Aeroplane chess), with their strength.
+const V2: &str = "
+CREATE TABLE bots (
+    game_id  TEXT NOT NULL REFERENCES games (id),
+    seat     INTEGER NOT NULL,
+    strength TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+";
+
 /// One write. A request's writes go to the writer together and commit together.
 #[derive(Clone, Debug)]
 pub enum Write {
@@ -84,6 +94,12 @@ pub enum Write {
         action: String,
         client_action_id: Option<String>,
         at: i64,
+    },
+    /// A seat the server's computer plays.
+    Bot {
+        game_id: String,
+        seat: u8,
+        strength: String,
     },
     /// The deadline of the seat to act (none when the game is over or waiting).
     Deadline {
@@ -135,11 +151,16 @@ pub fn open(path: &Path) -> Result<Connection, String> {
         .map_err(|e| e.to_string())?;
     conn.pragma_update(None, "foreign_keys", "ON")
         .map_err(|e| e.to_string())?;
-    if version < 1 {
-        conn.execute_batch(&format!(
-            "BEGIN; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
-        ))
-        .map_err(|e| e.to_string())?;
+    // Each step runs in its own transaction with the version it reaches, so an interrupted
+    // upgrade resumes where it stopped.
+    for (from, step) in [(0, SCHEMA), (1, V2)] {
+        if version <= from {
+            conn.execute_batch(&format!(
+                "BEGIN; {step} PRAGMA user_version = {}; COMMIT;",
+                from + 1
+            ))
+            .map_err(|e| format!("{}: upgrading the schema: {e}", path.display()))?;
+        }
     }
     Ok(conn)
 }
@@ -251,6 +272,14 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![game_id, *ply as i64, actor, action, client_action_id, at],
         ),
+        Write::Bot {
+            game_id,
+            seat,
+            strength,
+        } => conn.execute(
+            "INSERT INTO bots (game_id, seat, strength) VALUES (?1, ?2, ?3)",
+            params![game_id, seat, strength],
+        ),
         Write::Deadline { game_id, deadline } => conn.execute(
             "UPDATE games SET deadline = ?2 WHERE id = ?1",
             params![game_id, deadline],
@@ -270,6 +299,8 @@ pub struct StoredGame {
     pub created_at: i64,
     pub deadline: Option<i64>,
     pub seats: Vec<(u8, Hash)>,
+    /// Seats the server's computer plays, with their strength.
+    pub bots: Vec<(u8, String)>,
     pub actions: Vec<(String, String, Option<String>, i64)>,
 }
 
@@ -303,17 +334,22 @@ pub fn load(conn: &Connection) -> rusqlite::Result<(Vec<StoredGame>, Vec<StoredI
                 created_at: r.get(5)?,
                 deadline: r.get(6)?,
                 seats: Vec::new(),
+                bots: Vec::new(),
                 actions: Vec::new(),
             })
         })?
         .collect::<Result<_, _>>()?;
     let mut seats = conn.prepare("SELECT seat, token_hash FROM seats WHERE game_id = ?1")?;
+    let mut bots = conn.prepare("SELECT seat, strength FROM bots WHERE game_id = ?1")?;
     let mut actions = conn.prepare(
         "SELECT actor, action, client_action_id, at FROM actions WHERE game_id = ?1 ORDER BY ply",
     )?;
     for g in &mut games {
         g.seats = seats
             .query_map([&g.id], |r| Ok((r.get::<_, u8>(0)?, to_hash(r.get(1)?))))?
+            .collect::<Result<_, _>>()?;
+        g.bots = bots
+            .query_map([&g.id], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
         g.actions = actions
             .query_map([&g.id], |r| {
@@ -340,4 +376,43 @@ pub fn count_actions(conn: &Connection) -> rusqlite::Result<i64> {
     conn.query_row("SELECT count(*) FROM actions", [], |r| r.get(0))
         .optional()
         .map(|n| n.unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_version_1_database_gains_the_bots_table_and_keeps_its_games() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("v1.sqlite");
+        {
+            let conn = Connection::open(&path).expect("open");
+            conn.execute_batch(&format!("{SCHEMA} PRAGMA user_version = 1;"))
+                .expect("v1");
+            conn.execute(
+                "INSERT INTO games (id, kind, options, setup, days_per_move, created_at)
+                 VALUES ('g', 'xiangqi', 'null', 'null', 3, 0)",
+                [],
+            )
+            .expect("game");
+        }
+        let conn = open(&path).expect("upgrade");
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .expect("version");
+        assert_eq!(version, SCHEMA_VERSION);
+        apply(
+            &conn,
+            &Write::Bot {
+                game_id: "g".into(),
+                seat: 1,
+                strength: "easy".into(),
+            },
+        )
+        .expect("a bot row");
+        let (games, _) = load(&conn).expect("load");
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].bots, [(1, "easy".to_owned())]);
+    }
 }

@@ -529,3 +529,150 @@ async fn the_server_deals_a_flip_game_and_the_deal_survives_a_restart() {
     let reloaded: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(reloaded["view"]["game"], theirs["view"]["game"]);
 }
+
+/// Plays the first legal action that is not resign or a draw action.
+fn first_move(view: &Value) -> String {
+    view["legal_actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .find(|a| !a.contains("draw") && *a != "resign")
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn aeroplane_computer_seats_play_at_once_and_every_roll_is_the_servers() {
+    let s = server();
+    // Refused: bots for a game without them, in the creator's seat, outside the game, twice.
+    for (body, expected) in [
+        (
+            json!({"game": "xiangqi", "days_per_move": 2, "bots": [{"seat": 1}]}),
+            "bots-unsupported",
+        ),
+        (
+            json!({"game": "aeroplane", "days_per_move": 2, "bots": [{"seat": 0}]}),
+            "bad-bot-seat",
+        ),
+        (
+            json!({"game": "aeroplane", "days_per_move": 2, "options": {"seats": 3}, "bots": [{"seat": 3}]}),
+            "bad-bot-seat",
+        ),
+        (
+            json!({"game": "aeroplane", "days_per_move": 2, "bots": [{"seat": 2}, {"seat": 2}]}),
+            "bad-bot-seat",
+        ),
+        (
+            json!({"game": "aeroplane", "days_per_move": 2, "bots": [{"seat": 2, "strength": "genius"}]}),
+            "bad-json",
+        ),
+    ] {
+        let (status, answer) = s.call("POST", "/api/games", None, Some(body)).await;
+        assert!(status.is_client_error(), "{answer}");
+        assert_eq!(code(&answer), expected, "{answer}");
+    }
+
+    // Three seats: the creator, a person invited, and the computer in seat 2.
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(
+                json!({"game": "aeroplane", "days_per_move": 2, "options": {"seats": 3},
+                        "bots": [{"seat": 2, "strength": "easy"}]}),
+            ),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(
+        created["invites"].as_array().unwrap().len(),
+        1,
+        "no invite for the computer"
+    );
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let (_, joined) = s
+        .call(
+            "POST",
+            "/api/join",
+            None,
+            Some(json!({"invite_code": created["invite_code"]})),
+        )
+        .await;
+    let tokens = [
+        created["token"].as_str().unwrap().to_owned(),
+        joined["token"].as_str().unwrap().to_owned(),
+    ];
+    let path = format!("/api/games/{id}");
+    let (_, view) = s.call("GET", &path, Some(&tokens[0]), None).await;
+    assert_eq!(view["seats_filled"], json!([true, true, true]));
+    assert_eq!(view["bots"], json!([null, null, "easy"]));
+    assert_eq!(view["legal_actions"][0], "roll");
+
+    // The two people play their first legal action each time; the computer answers within the
+    // same request, so a person is always the one to act.
+    let mut view = view;
+    let mut restarted = false;
+    for _ in 0..3000 {
+        if view["to_act"]["kind"] == "over" {
+            break;
+        }
+        assert_eq!(view["to_act"]["kind"], "seat", "{}", view["to_act"]);
+        let seat = view["to_act"]["who"].as_u64().unwrap() as usize;
+        assert!(seat < 2, "the computer's turn was left waiting");
+        let token = &tokens[seat];
+        let (_, mine) = s.call("GET", &path, Some(token), None).await;
+        let action = first_move(&mine);
+        let version = mine["version"].as_u64().unwrap() as usize;
+        let (status, after) = s.act(&id, token, version, &action).await;
+        assert_eq!(status, StatusCode::OK, "{after}");
+        if action == "roll" {
+            // The answer holds the server's roll, made after the seat asked.
+            let actions = after["actions"].as_array().unwrap();
+            let die = &actions[version + 1];
+            assert_eq!(die["by"], "authority", "{die}");
+            assert!(die["action"].as_str().unwrap().starts_with('d'));
+        }
+        view = after;
+        // Halfway, a restart: the computer's seat and strength come back from the database.
+        if !restarted && view["version"].as_u64().unwrap() > 200 {
+            restarted = true;
+            let config = Config {
+                db: s._dir.path().join("server.sqlite"),
+                ..Config::default()
+            };
+            let again = qiguan_server::open(&config, Arc::new(|| 1_800_000_000_000)).unwrap();
+            let resp = router(again)
+                .oneshot(
+                    Request::builder()
+                        .uri(&path)
+                        .header("authorization", format!("Bearer {}", tokens[0]))
+                        .body(Body::empty())
+                        .unwrap(),
+                )
+                .await
+                .unwrap();
+            let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+            let reloaded: Value = serde_json::from_slice(&bytes).unwrap();
+            assert_eq!(reloaded["bots"], json!([null, null, "easy"]));
+            assert_eq!(reloaded["view"], view["view"]);
+        }
+    }
+    assert!(restarted);
+    assert_eq!(view["to_act"]["kind"], "over", "the game ended");
+    let order = view["to_act"]["who"]["result"]["order"].as_array().unwrap();
+    assert_eq!(order.len(), 3);
+    // The computer moved its own planes: some action by seat 2 is a plane move.
+    let actions = view["actions"].as_array().unwrap();
+    assert!(
+        actions.iter().any(
+            |a| a["by"] == json!({"seat": 2}) && a["action"].as_str().unwrap().starts_with('p')
+        )
+    );
+    // Every roll is the authority's.
+    for a in actions {
+        let text = a["action"].as_str().unwrap();
+        assert_eq!(text.starts_with('d'), a["by"] == "authority", "{a}");
+    }
+}
