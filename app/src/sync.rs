@@ -15,6 +15,7 @@
 //! view, so that the history replays the game with every piece shown.
 
 use crate::store::{GameId, Mode, NewGame, OutboxEntry, RemoteGame, Standing, Store, StoreError};
+use qiguan_core::aeroplane::bot::Strength;
 use qiguan_core::{Actor, AnyMatch, GameKind, Record, RecordEntry, Seat, ToAct};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -73,6 +74,9 @@ pub struct ServerView {
     pub game: GameKind,
     pub seat: u8,
     pub seats_filled: Vec<bool>,
+    /// For each seat, the strength of the server's computer player in it.
+    #[serde(default)]
+    pub bots: Vec<Option<Strength>>,
     pub version: usize,
     pub your_turn: bool,
     pub to_act: ToAct,
@@ -154,6 +158,9 @@ pub struct Joined {
     pub token: String,
 }
 
+/// The name a computer player's seat gets in the local history.
+pub const COMPUTER_NAME: &str = "电脑";
+
 /// The HTTP client.
 #[derive(Clone, Debug)]
 pub struct Client {
@@ -202,17 +209,23 @@ impl Client {
         })
     }
 
-    /// Creates a game on `server` with this device in `seat`.
+    /// Creates a game on `server` with this device in `seat` and the server's computer in the
+    /// seats `bots` names.
     pub async fn create(
         &self,
         server: &str,
         game: GameKind,
         options: &Value,
         seat: u8,
+        bots: &[(u8, Strength)],
         days_per_move: i64,
     ) -> Result<Created, SyncError> {
-        let body =
-            json!({"game": game, "options": options, "seat": seat, "days_per_move": days_per_move});
+        let bots: Vec<Value> = bots
+            .iter()
+            .map(|(seat, strength)| json!({"seat": seat, "strength": strength}))
+            .collect();
+        let body = json!({"game": game, "options": options, "seat": seat, "bots": bots,
+                          "days_per_move": days_per_move});
         self.send(self.http.post(format!("{server}/api/games")).json(&body))
             .await
     }
@@ -341,10 +354,28 @@ impl Correspondence {
         days_per_move: i64,
         my_name: &str,
     ) -> Result<(GameId, String), SyncError> {
+        self.create_with_bots(server, game, options, seat, &[], days_per_move, my_name)
+            .await
+    }
+
+    /// Creates a game with the server's computer in the seats `bots` names (Aeroplane chess),
+    /// and stores it locally; returns it and the (first) invite code, empty when every other
+    /// seat is the computer's.
+    #[allow(clippy::too_many_arguments)] // each is one field of the request
+    pub async fn create_with_bots(
+        &mut self,
+        server: &str,
+        game: GameKind,
+        options: &Value,
+        seat: u8,
+        bots: &[(u8, Strength)],
+        days_per_move: i64,
+        my_name: &str,
+    ) -> Result<(GameId, String), SyncError> {
         let server = server.trim_end_matches('/');
         let created = self
             .client
-            .create(server, game, options, seat, days_per_move)
+            .create(server, game, options, seat, bots, days_per_move)
             .await?;
         let view = self
             .client
@@ -399,6 +430,13 @@ impl Correspondence {
         my_name: &str,
     ) -> Result<GameId, SyncError> {
         let mut players = vec![String::new(); view.seats_filled.len().max(2)];
+        for (seat, bot) in view.bots.iter().enumerate() {
+            if bot.is_some()
+                && let Some(name) = players.get_mut(seat)
+            {
+                *name = COMPUTER_NAME.to_owned();
+            }
+        }
         if let Some(name) = players.get_mut(remote.seat as usize) {
             *name = my_name.to_owned();
         }
