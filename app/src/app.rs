@@ -86,6 +86,7 @@ pub struct Ctx {
     pub(crate) play: RefCell<Option<screens::play::PlaySession>>,
     pub(crate) replay: RefCell<Option<screens::replay::ReplaySession>>,
     pub(crate) junqi: RefCell<Option<screens::junqi::JunqiSession>>,
+    pub(crate) aeroplane: RefCell<Option<screens::aeroplane::AeroplaneSession>>,
     /// The correspondence server's address (a setting).
     pub(crate) server: RefCell<String>,
     /// The sync worker and what it reports; none when the history could not be opened.
@@ -150,7 +151,7 @@ impl Ctx {
     }
 
     fn show(self: &Rc<Self>, screen: Screen) {
-        if screen != Screen::Play && screen != Screen::Junqi {
+        if screen != Screen::Play && screen != Screen::Junqi && screen != Screen::Aeroplane {
             self.send(crate::online::Command::Watch(None));
         }
         self.remember_screen(screen);
@@ -169,6 +170,7 @@ impl Ctx {
         let game = match screen {
             Screen::Play => self.play.borrow().as_ref().map(|s| s.id()),
             Screen::Junqi => self.junqi.borrow().as_ref().map(|s| s.id()),
+            Screen::Aeroplane => self.aeroplane.borrow().as_ref().map(|s| s.id()),
             _ => None,
         };
         let value = game.map_or_else(String::new, |id| id.0.to_string());
@@ -280,6 +282,7 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
         play: RefCell::default(),
         replay: RefCell::default(),
         junqi: RefCell::default(),
+        aeroplane: RefCell::default(),
         server: RefCell::new(String::new()),
         worker: RefCell::default(),
         sync_events: RefCell::default(),

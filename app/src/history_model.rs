@@ -3,6 +3,7 @@
 //! view, so that opening the history costs one indexed query, not one row per game.
 
 use crate::store::{GameId, GameSummary, HistoryFilter, Store};
+use qiguan_core::GameKind;
 use qiguan_ui::GameRow;
 use slint::{Model, ModelNotify, ModelTracker, SharedString};
 use std::cell::RefCell;
@@ -99,19 +100,36 @@ impl Model for HistoryModel {
 
 /// Converts a stored summary to a list row; `to_move` is -1 when not known.
 pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
-    let players = match (s.players.first(), s.players.get(1)) {
-        (Some(a), Some(b)) if !a.is_empty() || !b.is_empty() => {
-            let name = |n: &String| {
-                if n.is_empty() {
-                    "?".to_owned()
-                } else {
-                    n.clone()
-                }
-            };
-            format!("{} – {}", name(a), name(b))
-        }
-        _ => String::new(),
+    let players = if s.players.iter().any(|n| !n.is_empty()) {
+        let names: Vec<&str> = s
+            .players
+            .iter()
+            .map(|n| if n.is_empty() { "?" } else { n.as_str() })
+            .collect();
+        names.join(" – ")
+    } else {
+        String::new()
     };
+    let mut result = s.result.clone().unwrap_or_default();
+    let mut to_move = to_move;
+    if s.kind == GameKind::Aeroplane {
+        // Seats are named by colour, which depends on how many play: the screens get the
+        // first place's colour ("first:2") and the colour to move.
+        let colours = qiguan_core::aeroplane::board::colours(s.players.len());
+        let colour_of = |seat: usize| colours.get(seat).map(|c| c.index());
+        if let Some(first) = result
+            .strip_prefix("rank:")
+            .and_then(|order| order.split(',').next())
+            .and_then(|seat| seat.parse::<usize>().ok())
+            .and_then(colour_of)
+        {
+            result = format!("first:{first}");
+        }
+        to_move = usize::try_from(to_move)
+            .ok()
+            .and_then(colour_of)
+            .map_or(-1, |c| c as i32);
+    }
     GameRow {
         id: s.id.0 as i32,
         game: s.kind.as_str().into(),
@@ -119,7 +137,7 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
         date: format_date(s.updated_at).into(),
         plies: s.moves as i32,
         mode: s.mode.as_str().into(),
-        result: s.result.clone().unwrap_or_default().into(),
+        result: result.into(),
         reason: SharedString::from(s.reason.clone().unwrap_or_default()),
         to_move,
     }

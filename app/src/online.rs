@@ -20,6 +20,8 @@ pub enum Command {
         /// The game's options, as core serializes them (`null` for the defaults).
         options: serde_json::Value,
         seat: u8,
+        /// Seats the server's computer plays (Aeroplane chess).
+        bots: Vec<(u8, qiguan_core::aeroplane::bot::Strength)>,
         days_per_move: i64,
         name: String,
     },
@@ -137,11 +139,12 @@ async fn run(
                 game,
                 options,
                 seat,
+                bots,
                 days_per_move,
                 name,
             } => {
                 match engine
-                    .create(&server, game, &options, seat, days_per_move, &name)
+                    .create_with_bots(&server, game, &options, seat, &bots, days_per_move, &name)
                     .await
                 {
                     Ok((id, code)) => emit(Event::Created { id, code }),

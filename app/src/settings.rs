@@ -44,6 +44,8 @@ pub struct Settings {
     pub orientation: Orientation,
     /// Ask before each move is played.
     pub confirm_moves: bool,
+    /// Aeroplane chess: when a roll leaves one possible move, play it at once.
+    pub auto_move: bool,
 }
 
 impl Settings {
@@ -55,6 +57,7 @@ impl Settings {
             notation: Notation::Chinese,
             orientation: Orientation::RedBottom,
             confirm_moves: false,
+            auto_move: true,
         }
     }
 
@@ -88,6 +91,9 @@ impl Settings {
         if let Some(v) = store.setting("confirm-moves")? {
             s.confirm_moves = v == "true";
         }
+        if let Some(v) = store.setting("auto-move")? {
+            s.auto_move = v == "true";
+        }
         Ok(s)
     }
 
@@ -109,7 +115,8 @@ impl Settings {
         store.set_setting(
             "confirm-moves",
             if self.confirm_moves { "true" } else { "false" },
-        )
+        )?;
+        store.set_setting("auto-move", if self.auto_move { "true" } else { "false" })
     }
 
     /// Returns the bundled-translation code: `zh`, or `en` for the untranslated texts.

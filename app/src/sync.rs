@@ -148,6 +148,16 @@ pub struct Created {
     pub seat: u8,
     pub token: String,
     pub invite_code: String,
+    /// Every open seat's invite, in seat order (games for more than two).
+    #[serde(default)]
+    pub invites: Vec<SeatInvite>,
+}
+
+/// One open seat's invite code.
+#[derive(Clone, Debug, Deserialize)]
+pub struct SeatInvite {
+    pub seat: u8,
+    pub code: String,
 }
 
 /// The server's answer to a join.
@@ -381,19 +391,26 @@ impl Correspondence {
             .client
             .view(server, &created.game_id, &created.token)
             .await?;
+        // With more than one seat to invite, every code is kept, in seat order.
+        let codes = if created.invites.len() > 1 {
+            let list: Vec<&str> = created.invites.iter().map(|i| i.code.as_str()).collect();
+            list.join(" / ")
+        } else {
+            created.invite_code.clone()
+        };
         let remote = RemoteGame {
             game_id: GameId(0),
             server: server.to_owned(),
             remote_id: created.game_id,
             seat: created.seat,
             token: created.token,
-            invite_code: Some(created.invite_code.clone()),
+            invite_code: (!codes.is_empty()).then(|| codes.clone()),
             days_per_move,
             deadline: view.deadline,
             your_turn: view.your_turn,
         };
         let id = self.store_new(&remote, &view, my_name)?;
-        Ok((id, created.invite_code))
+        Ok((id, codes))
     }
 
     /// Joins a game with an invite code and stores it locally.
@@ -446,13 +463,15 @@ impl Correspondence {
         let game = replay(view, &actions)?;
         let new = NewGame::from_match(&game, Mode::Correspondence, players);
         if view.actions.is_some() {
-            return Ok(self.store.create_remote_game(
-                &new,
-                remote,
-                &actions,
-                &Standing::of(&game),
-                now(),
-            )?);
+            let standing = Standing::of(&game);
+            return Ok(self.store.in_transaction(|store| {
+                let id = store.create_remote_game(&new, remote, &actions, &standing, now())?;
+                // The server's computer seats, so that the game can say who plays them.
+                if view.bots.iter().any(Option::is_some) {
+                    store.set_computers(id, &view.bots)?;
+                }
+                Ok(id)
+            })?);
         }
         let json = serde_json::to_string(view).map_err(|e| SyncError::Protocol(e.to_string()))?;
         Ok(self.store.create_remote_game_with_view(
@@ -676,12 +695,14 @@ impl Correspondence {
         let confirmed = local.len().saturating_sub(pending.len());
         self.store
             .update_remote(id, view.deadline, view.your_turn)?;
-        if view.seats_filled.iter().all(|f| *f) && remote.invite_code.is_some() {
+        // The last seat taken starts the game: that is news even with no new action.
+        let started = view.seats_filled.iter().all(|f| *f) && remote.invite_code.is_some();
+        if started {
             self.store.clear_invite(id)?;
         }
         let agrees = server.len() >= confirmed && server[..confirmed] == local[..confirmed];
         if agrees && server.len() == confirmed {
-            return Ok(false);
+            return Ok(started);
         }
         // The server has moved on: its record wins, and queued actions made on the older
         // position are dropped (the server would refuse them as stale).

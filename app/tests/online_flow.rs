@@ -246,3 +246,111 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
         .count();
     assert_eq!(blue_named, 25, "the review shows every piece");
 }
+
+#[test]
+fn an_aeroplane_correspondence_game_with_the_servers_computer_and_the_servers_rolls() {
+    use qiguan_app::store::Store;
+    use qiguan_app::ui::{AeroplaneAdapter, NewGameAdapter};
+    use slint::Model;
+
+    let dir = tempfile::tempdir().unwrap();
+    let (url, app) = app_with_server(dir.path());
+    press(&app, "Correspondence: play a friend over days");
+    // Three seats: me (red), the server's strong computer (yellow), a friend invited (blue).
+    let ng = app.window().global::<NewGameAdapter>();
+    ng.set_game_index(2);
+    ng.set_aero_seats(1);
+    ng.set_aero_p1(2);
+    ng.set_aero_p2(0);
+    let online = app.window().global::<OnlineAdapter>();
+    online.invoke_create();
+    until(&app, Duration::from_secs(10), || {
+        assert_eq!(online.get_error(), "", "the server refused");
+        !online.get_invite().is_empty()
+    });
+    let code = online.get_invite().to_string();
+    assert_eq!(
+        code.len(),
+        11,
+        "one code: the computer's seat needs none ({code})"
+    );
+    press(&app, "Done");
+    press(&app, "Continue game 1");
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Aeroplane);
+    let a = app.window().global::<AeroplaneAdapter>();
+    assert!(a.get_online());
+    assert_eq!(a.get_my_seat(), 0);
+    assert_eq!(a.get_waiting(), "join");
+    assert!(!a.get_can_roll(), "nobody rolls before everyone is in");
+
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let friend_dir = tempfile::tempdir().unwrap();
+    let mut friend = Correspondence::open(friend_dir.path()).unwrap();
+    let theirs: GameId = rt.block_on(friend.join(&url, &code, "Bo")).unwrap();
+    until(&app, Duration::from_secs(5), || a.get_can_roll());
+    let seats: Vec<String> = a
+        .get_seats()
+        .iter()
+        .map(|s| s.computer.to_string())
+        .collect();
+    assert_eq!(seats, ["", "strong", ""]);
+
+    // The tap asks the server, whose roll comes back with its answer.
+    press(&app, "Roll the die");
+    let store = Store::open_dir(&dir.path().join("red")).unwrap();
+    assert_eq!(
+        store.outbox().unwrap().len(),
+        1,
+        "the ask is queued before it is sent"
+    );
+    until(&app, Duration::from_secs(5), || {
+        online.get_pending() == 0 && a.get_die() > 0
+    });
+    let game = Correspondence::open(&dir.path().join("red"))
+        .unwrap()
+        .game(GameId(1))
+        .unwrap();
+    let record = game.record();
+    assert_eq!(record.actions[0].action, "roll");
+    assert_eq!(record.actions[1].by, qiguan_core::Actor::Authority);
+    assert!(record.actions[1].action.starts_with('d'));
+    // The die shows the last roll the server made (the computer may have played since).
+    let last_roll = record
+        .actions
+        .iter()
+        .rev()
+        .find(|e| e.by == qiguan_core::Actor::Authority)
+        .unwrap();
+    assert_eq!(last_roll.action, format!("d{}", a.get_die()));
+    // Red plays on until the turn leaves it; the computer's turn never waits for anyone.
+    let settled = || {
+        online.get_pending() == 0
+            && (a.get_can_roll() || a.get_choices().row_count() > 0 || a.get_turn() != 0)
+    };
+    until(&app, Duration::from_secs(5), settled);
+    for _ in 0..30 {
+        if a.get_turn() != 0 {
+            break;
+        }
+        // (The die tumbles on a timer that only mock time moves here: its action directly.)
+        if a.get_can_roll() {
+            a.invoke_roll();
+        } else {
+            a.invoke_choose(0);
+        }
+        until(&app, Duration::from_secs(5), || {
+            online.get_pending() == 0 && a.get_sync_status() == ""
+        });
+        until(&app, Duration::from_secs(5), settled);
+    }
+    until(&app, Duration::from_secs(5), || a.get_turn() == 2);
+    assert!(
+        rt.block_on(friend.refresh(theirs)).is_ok(),
+        "the friend sees the game"
+    );
+    let theirs_game = friend.game(theirs).unwrap();
+    assert_eq!(
+        theirs_game.to_act(),
+        qiguan_core::ToAct::Seat(qiguan_core::Seat::new(2).unwrap())
+    );
+}

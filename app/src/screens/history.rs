@@ -30,7 +30,12 @@ pub fn connect(ctx: &Rc<Ctx>) {
 /// Returns the filter the screen's controls describe, `now` being the current time.
 pub fn filter_of(a: &HistoryAdapter<'_>, now: i64) -> HistoryFilter {
     HistoryFilter {
-        kind: (a.get_game_filter() == 1).then_some(GameKind::Xiangqi),
+        kind: match a.get_game_filter() {
+            1 => Some(GameKind::Xiangqi),
+            2 => Some(GameKind::Junqi),
+            3 => Some(GameKind::Aeroplane),
+            _ => None,
+        },
         result: match a.get_result_filter() {
             1 => Some(ResultFilter::Unfinished),
             2 => Some(ResultFilter::WonBy(0)),

@@ -1160,12 +1160,12 @@ fn segment(a: (f32, f32), b: (f32, f32)) -> String {
 }
 
 /// A uniform index below `n` from the operating system's randomness: this device deals.
-fn os_pick(n: usize) -> usize {
+pub(crate) fn os_pick(n: usize) -> usize {
     qiguan_core::uniform_index(n, random_seed)
 }
 
 /// 64 random bits for the dealer and the computer player's choices.
-fn random_seed() -> u64 {
+pub(crate) fn random_seed() -> u64 {
     let mut bytes = [0u8; 8];
     if getrandom::fill(&mut bytes).is_err() {
         // The OS's randomness is missing: the clock still varies the deal.

@@ -1,6 +1,7 @@
 //! One module per screen, each connecting its adapter global to the context in one place.
 
 pub mod about;
+pub mod aeroplane;
 pub mod failure;
 pub mod history;
 pub mod home;
@@ -45,6 +46,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
     new_game::connect(ctx);
     online::connect(ctx);
     junqi::connect(ctx);
+    aeroplane::connect(ctx);
     play::connect(ctx);
     history::connect(ctx);
     replay::connect(ctx);

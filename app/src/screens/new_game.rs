@@ -3,6 +3,8 @@
 use super::handler0;
 use crate::app::Ctx;
 use crate::store::{Mode, NewGame};
+use qiguan_core::aeroplane::bot::Strength;
+use qiguan_core::aeroplane::{AeroplaneOptions, LaunchRule, ThreeSixes};
 use qiguan_core::junqi::{FlipColours, JunqiOptions, Visibility};
 use qiguan_core::xiangqi::{Xiangqi, XiangqiOptions};
 use qiguan_core::{AnyMatch, Match, Seat};
@@ -26,8 +28,11 @@ pub fn connect(ctx: &Rc<Ctx>) {
 /// Opens the new-game screen for this game.
 pub fn open(ctx: &Rc<Ctx>, kind: &str) {
     let ui = ctx.ui();
-    ui.global::<NewGameAdapter>()
-        .set_game_index(i32::from(kind == "junqi"));
+    ui.global::<NewGameAdapter>().set_game_index(match kind {
+        "junqi" => 1,
+        "aeroplane" => 2,
+        _ => 0,
+    });
     ctx.go(Screen::NewGame);
 }
 
@@ -50,6 +55,71 @@ pub fn junqi_options(a: &NewGameAdapter<'_>) -> JunqiOptions {
         },
         headquarters_locked: a.get_hq_locked(),
         landmines_attackable: a.get_landmines_attackable(),
+    }
+}
+
+/// Returns the Aeroplane chess options chosen on the screen.
+pub fn aeroplane_options(a: &NewGameAdapter<'_>) -> AeroplaneOptions {
+    AeroplaneOptions {
+        seats: (a.get_aero_seats().clamp(0, 2) + 2) as u8,
+        launch: match a.get_aero_launch() {
+            1 => LaunchRule::SixOnly,
+            2 => LaunchRule::FiveOrSix,
+            _ => LaunchRule::Even,
+        },
+        three_sixes: if a.get_aero_end_turn() {
+            ThreeSixes::EndTurn
+        } else {
+            ThreeSixes::SendBack
+        },
+        stacks_move_together: a.get_aero_stacks_together(),
+        stacks_block: a.get_aero_stacks_block(),
+    }
+}
+
+/// Each Aeroplane chess seat's computer player as chosen (`None`: a person), and the names.
+pub fn aeroplane_seats(a: &NewGameAdapter<'_>) -> (Vec<Option<Strength>>, Vec<String>) {
+    let kinds = [
+        a.get_aero_p0(),
+        a.get_aero_p1(),
+        a.get_aero_p2(),
+        a.get_aero_p3(),
+    ];
+    let names = [
+        a.get_aero_n0(),
+        a.get_aero_n1(),
+        a.get_aero_n2(),
+        a.get_aero_n3(),
+    ];
+    let seats = aeroplane_options(a).seats as usize;
+    let computers: Vec<Option<Strength>> = kinds[..seats]
+        .iter()
+        .map(|k| match k {
+            1 => Some(Strength::Easy),
+            2 => Some(Strength::Strong),
+            _ => None,
+        })
+        .collect();
+    let names = names[..seats]
+        .iter()
+        .zip(&computers)
+        .map(|(n, c)| {
+            if c.is_some() {
+                crate::sync::COMPUTER_NAME.to_owned()
+            } else {
+                n.trim().to_owned()
+            }
+        })
+        .collect();
+    (computers, names)
+}
+
+fn start_aeroplane(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let a = ui.global::<NewGameAdapter>();
+    let (computers, names) = aeroplane_seats(&a);
+    if let Err(e) = super::aeroplane::start(ctx, &aeroplane_options(&a), names, computers) {
+        super::play::show_error(ctx, &e);
     }
 }
 
@@ -98,8 +168,10 @@ pub fn chosen_options(adapter: &NewGameAdapter<'_>) -> XiangqiOptions {
 fn start(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let adapter = ui.global::<NewGameAdapter>();
-    if adapter.get_game_index() == 1 {
-        return start_junqi(ctx);
+    match adapter.get_game_index() {
+        1 => return start_junqi(ctx),
+        2 => return start_aeroplane(ctx),
+        _ => {}
     }
     let options = chosen_options(&adapter);
     let players = vec![
@@ -119,7 +191,10 @@ fn start(ctx: &Rc<Ctx>) {
 /// The game and its options chosen on the new-game screen (the correspondence screen shows the
 /// same choices), as core serializes them for a server.
 pub fn chosen_game(a: &NewGameAdapter<'_>) -> (qiguan_core::GameKind, serde_json::Value) {
-    if a.get_game_index() == 1 {
+    if a.get_game_index() == 2 {
+        let options = serde_json::to_value(aeroplane_options(a)).unwrap_or_default();
+        (qiguan_core::GameKind::Aeroplane, options)
+    } else if a.get_game_index() == 1 {
         let options = serde_json::to_value(junqi_options(a)).unwrap_or_default();
         (qiguan_core::GameKind::Junqi, options)
     } else {

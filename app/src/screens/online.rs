@@ -52,13 +52,32 @@ pub fn connect(ctx: &Rc<Ctx>) {
         let a = ui.global::<OnlineAdapter>();
         a.set_busy(true);
         a.set_error("".into());
-        let (game, options) =
-            super::new_game::chosen_game(&ui.global::<qiguan_ui::NewGameAdapter>());
+        let ng = ui.global::<qiguan_ui::NewGameAdapter>();
+        let (game, options) = super::new_game::chosen_game(&ng);
+        // Aeroplane chess: the creator flies red; the other seats are invited or the server's
+        // computer.
+        let aeroplane = game == qiguan_core::GameKind::Aeroplane;
+        let bots = if aeroplane {
+            let (computers, _) = super::new_game::aeroplane_seats(&ng);
+            computers
+                .iter()
+                .enumerate()
+                .skip(1)
+                .filter_map(|(seat, c)| c.map(|s| (seat as u8, s)))
+                .collect()
+        } else {
+            Vec::new()
+        };
         ctx.send(Command::Create {
             server: ctx.server.borrow().clone(),
             game,
             options,
-            seat: a.get_side().clamp(0, 1) as u8,
+            bots,
+            seat: if aeroplane {
+                0
+            } else {
+                a.get_side().clamp(0, 1) as u8
+            },
             days_per_move: a.get_days().clamp(1, 14) as i64,
             name: a.get_name().trim().to_owned(),
         });
@@ -135,6 +154,7 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
             refresh(ctx);
             super::play::reload_if_open(ctx, &ids);
             super::junqi::reload_if_open(ctx, &ids);
+            super::aeroplane::reload_if_open(ctx, &ids);
             if ui.global::<qiguan_ui::Nav>().get_screen() == Screen::Home {
                 super::home::refresh(ctx);
             }
@@ -144,6 +164,7 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
             a.set_pending(pending as i32);
             super::play::set_sync_status(ctx, online, pending);
             super::junqi::set_sync_status(ctx, online, pending);
+            super::aeroplane::set_sync_status(ctx, online, pending);
         }
         Event::Failed { what, error } => {
             a.set_busy(false);

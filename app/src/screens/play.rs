@@ -100,6 +100,9 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId) {
     if super::junqi::is_junqi(ctx, id) {
         return super::junqi::open(ctx, id);
     }
+    if super::aeroplane::is_aeroplane(ctx, id) {
+        return super::aeroplane::open(ctx, id);
+    }
     match load(ctx, id) {
         Ok(session) => {
             *ctx.play.borrow_mut() = Some(session);

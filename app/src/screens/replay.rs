@@ -63,6 +63,9 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId, at_end: bool) {
     if super::junqi::is_junqi(ctx, id) {
         return super::junqi::open(ctx, id);
     }
+    if super::aeroplane::is_aeroplane(ctx, id) {
+        return super::aeroplane::open(ctx, id);
+    }
     match load(ctx, id) {
         Ok(mut session) => {
             session.ply = if at_end { session.moves.len() } else { 0 };

@@ -33,6 +33,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         Orientation::SideToMove => 2,
     });
     adapter.set_confirm_moves(s.confirm_moves);
+    adapter.set_auto_move(s.auto_move);
     adapter.set_server(ctx.server.borrow().clone().into());
 }
 
@@ -56,6 +57,7 @@ fn changed(ctx: &Rc<Ctx>) {
             _ => Orientation::RedBottom,
         },
         confirm_moves: adapter.get_confirm_moves(),
+        auto_move: adapter.get_auto_move(),
     };
     let server = adapter.get_server().trim().trim_end_matches('/').to_owned();
     if !server.is_empty() && *ctx.server.borrow() != server {

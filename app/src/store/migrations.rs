@@ -6,7 +6,7 @@ use qiguan_core::{AnyMatch, Record, RecordEntry};
 use rusqlite::{Connection, params};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 
 /// Version 1: games, their actions, settings.
 const V1: &str = "
@@ -76,6 +76,13 @@ const V4: &str = "
 ALTER TABLE remote_games ADD COLUMN seat_view TEXT;
 ";
 
+/// Version 5: games with several computer players of their own strengths (Aeroplane chess):
+/// for each seat, the computer's strength (`easy`, `strong`) or null for a person, as JSON.
+/// Null for games from before, and for games with at most one computer seat (their mode says).
+const V5: &str = "
+ALTER TABLE games ADD COLUMN computers TEXT;
+";
+
 /// Brings the schema from `from` up to [`SCHEMA_VERSION`].
 pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError> {
     for version in from + 1..=SCHEMA_VERSION {
@@ -88,6 +95,7 @@ pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError
             }
             3 => tx.execute_batch(V3)?,
             4 => tx.execute_batch(V4)?,
+            5 => tx.execute_batch(V5)?,
             _ => unreachable!("no migration to version {version}"),
         }
         tx.pragma_update(None, "user_version", version)?;

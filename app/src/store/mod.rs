@@ -3,6 +3,7 @@
 
 mod migrations;
 
+use qiguan_core::aeroplane::bot::Strength;
 use qiguan_core::{Action, Actor, AnyMatch, GameKind, GameResult, Outcome, Record, RecordEntry};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::fmt;
@@ -927,6 +928,39 @@ impl Store {
             .query_row([id.0], |r| r.get::<_, Option<String>>(0))
             .optional()?
             .flatten())
+    }
+
+    /// Returns each seat's computer player (its strength), or `None` for a person; empty when
+    /// the game keeps no such list.
+    pub fn computers(&self, id: GameId) -> Result<Vec<Option<Strength>>, StoreError> {
+        let text: Option<String> = self
+            .conn
+            .query_row("SELECT computers FROM games WHERE id = ?1", [id.0], |r| {
+                r.get(0)
+            })
+            .optional()?
+            .ok_or(StoreError::NoSuchGame(id))?;
+        match text {
+            None => Ok(Vec::new()),
+            Some(text) => serde_json::from_str(&text).map_err(|e| StoreError::BadRecord {
+                id,
+                detail: format!("computer seats: {e}"),
+            }),
+        }
+    }
+
+    /// Records each seat's computer player (`None` for a person).
+    pub fn set_computers(
+        &mut self,
+        id: GameId,
+        computers: &[Option<Strength>],
+    ) -> Result<(), StoreError> {
+        let text = serde_json::to_string(computers).unwrap_or_else(|_| "[]".into());
+        self.conn.execute(
+            "UPDATE games SET computers = ?2 WHERE id = ?1",
+            params![id.0, text],
+        )?;
+        Ok(())
     }
 
     /// Keeps the server's latest view of a game with secrets, and its standing, in one

@@ -378,7 +378,8 @@ fn a_version_3_correspondence_game_survives_the_move_to_version_4() {
     {
         let conn = Connection::open(&path).unwrap();
         conn.execute_batch(
-            "ALTER TABLE remote_games DROP COLUMN seat_view; PRAGMA user_version = 3;",
+            "ALTER TABLE games DROP COLUMN computers;
+             ALTER TABLE remote_games DROP COLUMN seat_view; PRAGMA user_version = 3;",
         )
         .unwrap();
     }
@@ -413,4 +414,32 @@ fn a_failed_step_inside_a_transaction_undoes_only_itself() {
     result.unwrap();
     assert_eq!(store.setting("outer").unwrap().as_deref(), Some("kept"));
     assert_eq!(store.setting("inner").unwrap(), None);
+}
+
+#[test]
+fn a_version_4_game_gains_computer_seats_on_the_move_to_version_5() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v4.sqlite");
+    let id = {
+        let mut store = Store::open(&path).unwrap();
+        let game = start();
+        let new = NewGame::from_match(&game, Mode::PassAndPlay, vec!["A".into(), "B".into()]);
+        store.create_game(&new, 1).unwrap()
+    };
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch("ALTER TABLE games DROP COLUMN computers; PRAGMA user_version = 4;")
+            .unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.load(id).unwrap().summary.players, ["A", "B"]);
+    assert!(store.computers(id).unwrap().is_empty(), "none kept before");
+    use qiguan_core::aeroplane::bot::Strength;
+    let seats = [None, Some(Strength::Easy), None, Some(Strength::Strong)];
+    store.set_computers(id, &seats).unwrap();
+    assert_eq!(store.computers(id).unwrap(), seats);
+    assert!(matches!(
+        store.computers(GameId(id.0 + 99)),
+        Err(StoreError::NoSuchGame(_))
+    ));
 }

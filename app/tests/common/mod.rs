@@ -191,6 +191,61 @@ pub fn junqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     ui.global::<Nav>().invoke_back();
 }
 
+/// Drives the open Aeroplane chess game: the people on this device take the first choice each
+/// time, and time passes for the computer seats and the die. Stops when `stop` says so.
+pub fn aeroplane_drive(app: &App, limit: usize, mut stop: impl FnMut(&App) -> bool) {
+    let a = app.window().global::<qiguan_app::ui::AeroplaneAdapter>();
+    for _ in 0..limit {
+        if stop(app) || a.get_phase() != "play" {
+            return;
+        }
+        // No frame is drawn between steps (that would make a whole game slow): the die's own
+        // tumbling timer never runs, which only the drawing notices.
+        if a.get_can_roll() {
+            a.invoke_roll();
+        } else if a.get_choices().row_count() > 0 {
+            a.invoke_choose(0);
+        } else {
+            i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(1000));
+        }
+    }
+    panic!("the game did not get there in {limit} steps");
+}
+
+/// Aeroplane chess: the new-game choices, a game of people and computers in progress with the
+/// planes that can move highlighted, and a finished game's finishing order and review.
+pub fn aeroplane_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
+    let ui = app.window();
+    let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
+    let a = ui.global::<qiguan_app::ui::AeroplaneAdapter>();
+    ui.global::<HomeAdapter>()
+        .invoke_new_game("aeroplane".into());
+    ng.set_aero_seats(2);
+    ng.set_aero_p0(0);
+    ng.set_aero_n0("Ann".into());
+    ng.set_aero_p1(1);
+    ng.set_aero_p2(0);
+    ng.set_aero_n2("Bo".into());
+    ng.set_aero_p3(2);
+    visit(app, "aeroplane-new-game");
+    ng.invoke_start();
+    // Play until a person must choose among several planes, some of them out.
+    aeroplane_drive(app, 4000, |app| {
+        let a = app.window().global::<qiguan_app::ui::AeroplaneAdapter>();
+        a.get_choices().row_count() >= 2 && a.get_review_plies() >= 80
+    });
+    a.set_rolling(false);
+    visit(app, "aeroplane-play");
+    // The rest of the game, to the finishing order.
+    aeroplane_drive(app, 40_000, |_| false);
+    visit(app, "aeroplane-end");
+    a.set_show_end_dialog(false);
+    a.invoke_review();
+    a.invoke_review_step(-40);
+    visit(app, "aeroplane-review");
+    ui.global::<Nav>().invoke_back();
+}
+
 /// Simulates what a phone's platform reports: system bars (safe-area insets, logical px)
 /// and an on-screen keyboard of this height at the bottom (0 for none).
 pub fn simulate_phone(app: &App, top: f32, bottom: f32, keyboard: f32) {
@@ -388,6 +443,7 @@ pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &s
 
     junqi_tour(&app, &mut visit);
     junqi_online_tour(&app, &mut visit);
+    aeroplane_tour(&app, &mut visit);
 
     // Correspondence: the empty screen, then (as the worker would fill it) a game just
     // created with its invite code, a typed code, and games waiting, my turn first.

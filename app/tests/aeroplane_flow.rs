@@ -1,0 +1,216 @@
+//! Aeroplane chess through the app: seats of people and computer players chosen on the new-game
+//! screen, the die tapped and its roll stored before it shows, planes chosen on the board, the
+//! computer seats playing on their own (only as time passes), the finishing order at the end,
+//! the review, and the game back from the history after a restart.
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+mod common;
+
+use common::{aeroplane_drive, all, press, start};
+use qiguan_app::settings::Language;
+use qiguan_app::store::{GameId, Mode, Store};
+use qiguan_app::ui::{AeroplaneAdapter, HistoryAdapter, HomeAdapter, Nav, NewGameAdapter, Screen};
+use qiguan_core::GameKind;
+use qiguan_core::aeroplane::bot::Strength;
+use slint::{ComponentHandle, Model};
+use std::time::Duration;
+
+fn latest(dir: &std::path::Path) -> (Store, GameId) {
+    let store = Store::open_dir(dir).unwrap();
+    let id = store
+        .history_ids(&Default::default())
+        .unwrap()
+        .into_iter()
+        .max_by_key(|g| g.0)
+        .unwrap();
+    (store, id)
+}
+
+fn stored_actions(dir: &std::path::Path) -> Vec<String> {
+    let (store, id) = latest(dir);
+    let actions = store.load(id).unwrap().record.actions;
+    actions.into_iter().map(|e| e.action).collect()
+}
+
+#[test]
+fn people_and_computers_play_to_a_finishing_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    let ui = app.window();
+    let a = ui.global::<AeroplaneAdapter>();
+    let ng = ui.global::<NewGameAdapter>();
+
+    // Three seats: Ann (red), the strong computer (yellow), Bo (blue).
+    ui.global::<HomeAdapter>()
+        .invoke_new_game("aeroplane".into());
+    assert_eq!(ng.get_game_index(), 2);
+    ng.set_aero_seats(1);
+    ng.set_aero_p0(0);
+    ng.set_aero_n0("Ann".into());
+    ng.set_aero_p1(2);
+    ng.set_aero_p2(0);
+    ng.set_aero_n2("Bo".into());
+    // (The button is below the phone's fold; the Flickable hides it from a label search.)
+    ng.invoke_start();
+    assert_eq!(ui.global::<Nav>().get_screen(), Screen::Aeroplane);
+    let (store, id) = latest(dir.path());
+    assert_eq!(
+        store.computers(id).unwrap(),
+        [None, Some(Strength::Strong), None]
+    );
+    assert_eq!(store.summaries(&[id]).unwrap()[0].mode, Mode::PassAndPlay);
+    assert_eq!(store.summaries(&[id]).unwrap()[0].kind, GameKind::Aeroplane);
+    drop(store);
+    let labels: Vec<String> = a.get_seats().iter().map(|s| s.name.to_string()).collect();
+    assert_eq!(labels, ["Ann", "电脑", "Bo"]);
+
+    // Red rolls by tapping the die: the ask and the roll are stored before the die shows it.
+    assert!(a.get_can_roll());
+    press(&app, "Roll the die");
+    let actions = stored_actions(dir.path());
+    assert_eq!(actions.len(), 2, "{actions:?}");
+    assert_eq!(actions[0], "roll");
+    assert_eq!(actions[1], format!("d{}", a.get_die()));
+    assert!(a.get_rolling(), "the die tumbles first");
+
+    // Play on until a person must choose a plane, then choose it by tapping it on the board.
+    aeroplane_drive(&app, 2000, |app| {
+        app.window()
+            .global::<AeroplaneAdapter>()
+            .get_choices()
+            .row_count()
+            > 0
+    });
+    app.window().window().take_snapshot().unwrap();
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(700));
+    assert!(!a.get_rolling(), "the die has landed");
+    let before = stored_actions(dir.path()).len();
+    let movable: Vec<_> = a.get_planes().iter().filter(|p| p.movable).collect();
+    assert!(!movable.is_empty());
+    let plane = &movable[0];
+    let colour = ["Red", "Yellow", "Blue", "Green"][plane.colour as usize];
+    let label = format!("{colour} Plane {}", plane.plane + 1);
+    let label = all(&app, &label)
+        .into_iter()
+        .chain(all(&app, &format!("{label} ×{}", plane.count)))
+        .find(|e| e.accessible_description().is_some_and(|d| d == "can move"))
+        .expect("the movable plane on the board");
+    label.invoke_accessible_default_action();
+    assert!(
+        stored_actions(dir.path()).len() > before,
+        "the tap moved the plane"
+    );
+
+    // The computer plays only as time passes: when its turn comes it is "thinking" and the
+    // turn stays with it until its pause is over.
+    aeroplane_drive(&app, 4000, |app| {
+        app.window().global::<AeroplaneAdapter>().get_thinking()
+    });
+    let turn = a.get_turn();
+    assert_eq!(turn, 1, "yellow is the computer");
+    let held = stored_actions(dir.path()).len();
+    app.window().window().take_snapshot().unwrap();
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(300));
+    assert_eq!(
+        stored_actions(dir.path()).len(),
+        held,
+        "not before its pause"
+    );
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(1000));
+    assert!(
+        stored_actions(dir.path()).len() > held,
+        "the computer acted after its pause"
+    );
+
+    // To the end: every seat placed, the end dialog, the finishing order.
+    aeroplane_drive(&app, 40_000, |_| false);
+    assert_eq!(a.get_phase(), "over");
+    assert!(a.get_show_end_dialog());
+    let order: Vec<i32> = a.get_order().iter().collect();
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(sorted, [0, 1, 2]);
+    assert_eq!(a.get_reason(), "all-home");
+    let places: Vec<i32> = a.get_seats().iter().map(|s| s.place).collect();
+    for (place, seat) in order.iter().enumerate() {
+        assert_eq!(places[*seat as usize], place as i32 + 1);
+    }
+    press(&app, "See the board");
+
+    // The review steps through every action from the start.
+    let plies = a.get_review_plies();
+    assert_eq!(plies as usize, stored_actions(dir.path()).len());
+    press(&app, "Review the game");
+    assert_eq!(a.get_phase(), "review");
+    a.invoke_review_step(-(plies + 5));
+    assert_eq!(a.get_review_ply(), 0);
+    assert!(a.get_planes().iter().all(|p| p.count == 1 && !p.finished));
+    press(&app, "Forward");
+    press(&app, "Forward");
+    assert_eq!(a.get_review_ply(), 2);
+    assert!(a.get_die() > 0, "the first roll shows");
+    drop(app);
+
+    // After a restart the history opens it on this screen, finished, with the same order.
+    let app = start(dir.path(), Language::English, (1280, 800));
+    let ui = app.window();
+    let (_, id) = latest(dir.path());
+    ui.global::<HomeAdapter>().invoke_history();
+    // The game filter finds it under Aeroplane chess only; its row names the first place.
+    let h = ui.global::<HistoryAdapter>();
+    for (filter, found) in [(3, 1), (1, 0)] {
+        h.set_game_filter(filter);
+        h.invoke_filters_changed();
+        assert_eq!(h.get_total(), found, "filter {filter}");
+    }
+    h.set_game_filter(3);
+    h.invoke_filters_changed();
+    let row = h.get_rows().row_data(0).unwrap();
+    // In three seats, seat i flies colour i (red, yellow, blue).
+    assert_eq!(row.result, format!("first:{}", order[0]));
+    h.invoke_open(id.0 as i32);
+    assert_eq!(ui.global::<Nav>().get_screen(), Screen::Aeroplane);
+    let a = ui.global::<AeroplaneAdapter>();
+    assert_eq!(a.get_phase(), "over");
+    assert_eq!(a.get_order().iter().collect::<Vec<i32>>(), order);
+}
+
+#[test]
+fn the_only_possible_move_is_played_for_the_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::Chinese, (1280, 800));
+    let ui = app.window();
+    let a = ui.global::<AeroplaneAdapter>();
+    let ng = ui.global::<NewGameAdapter>();
+    ui.global::<HomeAdapter>()
+        .invoke_new_game("aeroplane".into());
+    ng.set_aero_seats(0);
+    ng.set_aero_p0(0);
+    ng.set_aero_p1(0);
+    ng.invoke_start();
+    // Two people: roll until a roll leaves exactly one distinct move, then let time pass.
+    let mut seen_auto = false;
+    for _ in 0..400 {
+        app.window().window().take_snapshot().unwrap();
+        if a.get_can_roll() {
+            a.invoke_roll();
+            continue;
+        }
+        let choices = a.get_choices().row_count();
+        if choices == 1 {
+            let before = stored_actions(dir.path()).len();
+            i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(1000));
+            assert_eq!(
+                stored_actions(dir.path()).len(),
+                before + 1,
+                "the one move was played"
+            );
+            seen_auto = true;
+            break;
+        }
+        if choices > 1 {
+            a.invoke_choose(0);
+        }
+    }
+    assert!(seen_auto, "no roll left a single move");
+}
