@@ -122,6 +122,26 @@ fn people_and_computers_play_to_a_finishing_order() {
         "the computer acted after its pause"
     );
 
+    // Away from the screen the computer waits; back on it, it plays on.
+    aeroplane_drive(&app, 4000, |app| {
+        app.window().global::<AeroplaneAdapter>().get_thinking()
+    });
+    let waiting = stored_actions(dir.path()).len();
+    ui.global::<Nav>().invoke_back();
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(3000));
+    assert_eq!(
+        stored_actions(dir.path()).len(),
+        waiting,
+        "nothing played off screen"
+    );
+    ui.global::<HomeAdapter>().invoke_continue_game(id.0 as i32);
+    assert_eq!(ui.global::<Nav>().get_screen(), Screen::Aeroplane);
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(1000));
+    assert!(
+        stored_actions(dir.path()).len() > waiting,
+        "the computer goes on"
+    );
+
     // To the end: every seat placed, the end dialog, the finishing order.
     aeroplane_drive(&app, 40_000, |_| false);
     assert_eq!(a.get_phase(), "over");

@@ -191,6 +191,16 @@ fn a_stack_that_blocks() {
     let mut game = start(folk.clone(), vec![[s(20), H, H, H], blues], RED);
     turn(&mut game, 5, Some("p1"));
     assert_eq!(planes(&game, RED), [s(19), H, H, H]);
+    // Jumps and flights leap: Red 10 + 4 = 14 → jump over Blue's pair on its 42 (Red's 16) to
+    // 18 → fly over Blue's pair on its 50 (Red's 24) to 30.
+    let mut game = start(
+        folk.clone(),
+        vec![[s(10), H, H, H], [s(42), s(42), s(50), s(50)]],
+        RED,
+    );
+    turn(&mut game, 4, Some("p1"));
+    assert_eq!(planes(&game, RED), [s(30), H, H, H]);
+    assert_eq!(planes(&game, BLUE), [s(42), s(42), s(50), s(50)]);
     // A single opposing plane never blocks the way.
     let mut game = start(folk, vec![[s(20), H, H, H], [s(49), H, H, H]], RED);
     turn(&mut game, 5, Some("p1"));

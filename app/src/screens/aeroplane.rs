@@ -506,8 +506,16 @@ fn schedule(ctx: &Rc<Ctx>) {
     }
 }
 
+/// Whether the Aeroplane screen is showing: the timer's steps wait for the player's return.
+fn on_screen(ctx: &Rc<Ctx>) -> bool {
+    ctx.ui().global::<qiguan_ui::Nav>().get_screen() == Screen::Aeroplane
+}
+
 /// The computer seat to act rolls or moves (one step; the timer brings the next).
 fn computer_step(ctx: &Rc<Ctx>) {
+    if !on_screen(ctx) {
+        return;
+    }
     let step = ctx.aeroplane.borrow().as_ref().and_then(|s| {
         let (seat, strength) = s.computer_to_act()?;
         let view = s.game.view(Viewer::Seat(seat)).game;
@@ -521,6 +529,9 @@ fn computer_step(ctx: &Rc<Ctx>) {
 
 /// Plays the one possible move for the person to act, if it still is the only one.
 fn only_move(ctx: &Rc<Ctx>) {
+    if !on_screen(ctx) {
+        return;
+    }
     let step = ctx.aeroplane.borrow().as_ref().and_then(|s| {
         let seat = s.person_to_act()?;
         let list = choices(s);
