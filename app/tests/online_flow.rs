@@ -24,6 +24,18 @@ fn app_with_server(dir: &std::path::Path) -> (String, qiguan_app::App) {
     (url, app)
 }
 
+/// Presses Create on the correspondence screen (its action: the button is below the house
+/// rules on a phone) and returns the invite code the server gave.
+fn create_game(app: &qiguan_app::App) -> String {
+    let online = app.window().global::<OnlineAdapter>();
+    online.invoke_create();
+    until(app, Duration::from_secs(10), || {
+        assert_eq!(online.get_error(), "", "the server refused");
+        !online.get_invite().is_empty()
+    });
+    online.get_invite().to_string()
+}
+
 /// The descriptions of the Junqi points that start with `colour`.
 fn junqi_pieces(app: &qiguan_app::App, colour: &str) -> Vec<String> {
     (0..12)
@@ -152,13 +164,7 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
     ng.set_game_index(1);
     ng.set_junqi_mode(0);
     let online = app.window().global::<OnlineAdapter>();
-    // The button is below the house rules on a phone: its action, as the first test presses it.
-    online.invoke_create();
-    until(&app, Duration::from_secs(10), || {
-        assert_eq!(online.get_error(), "", "the server refused");
-        !online.get_invite().is_empty()
-    });
-    let code = online.get_invite().to_string();
+    let code = create_game(&app);
     press(&app, "Done");
 
     // Opened before the opponent has joined: it says what it waits for.
@@ -263,12 +269,7 @@ fn an_aeroplane_correspondence_game_with_the_servers_computer_and_the_servers_ro
     ng.set_aero_p1(2);
     ng.set_aero_p2(0);
     let online = app.window().global::<OnlineAdapter>();
-    online.invoke_create();
-    until(&app, Duration::from_secs(10), || {
-        assert_eq!(online.get_error(), "", "the server refused");
-        !online.get_invite().is_empty()
-    });
-    let code = online.get_invite().to_string();
+    let code = create_game(&app);
     assert_eq!(
         code.len(),
         11,

@@ -590,11 +590,7 @@ pub fn set_sync_status(ctx: &Rc<Ctx>, online: bool, pending: usize) {
     {
         return;
     }
-    let status = match (online, pending) {
-        (false, n) if n > 0 => "offline",
-        (true, n) if n > 0 => "sending",
-        _ => "",
-    };
+    let status = super::sync_status(online, pending).unwrap_or("");
     ctx.ui()
         .global::<AeroplaneAdapter>()
         .set_sync_status(status.into());

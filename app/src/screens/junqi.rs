@@ -479,11 +479,10 @@ pub fn set_sync_status(ctx: &Rc<Ctx>, online: bool, pending: usize) {
     {
         return;
     }
-    let status = match (online, pending) {
-        (false, n) if n > 0 => "offline",
-        (true, n) if n > 0 => "sending",
-        (false, _) => "offline-idle",
-        _ => "",
+    let status = match super::sync_status(online, pending) {
+        Some(status) => status,
+        None if !online => "offline-idle",
+        None => "",
     };
     ctx.ui()
         .global::<JunqiAdapter>()

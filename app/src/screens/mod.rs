@@ -40,6 +40,16 @@ pub(crate) fn load_xiangqi(ctx: &Rc<Ctx>, id: GameId) -> Result<LoadedGame, Stor
     })
 }
 
+/// What a correspondence game's line says about its actions: `offline` (they wait for the
+/// server), `sending`, or `None` when nothing waits.
+pub(crate) fn sync_status(online: bool, pending: usize) -> Option<&'static str> {
+    match (online, pending) {
+        (false, n) if n > 0 => Some("offline"),
+        (true, n) if n > 0 => Some("sending"),
+        _ => None,
+    }
+}
+
 /// Connects every screen's callbacks.
 pub fn connect(ctx: &Rc<Ctx>) {
     home::connect(ctx);

@@ -181,10 +181,8 @@ pub fn reload_if_open(ctx: &Rc<Ctx>, ids: &[GameId]) {
 
 /// Shows whether the open correspondence game's moves have reached the server.
 pub fn set_sync_status(ctx: &Rc<Ctx>, online: bool, pending: usize) {
-    let status = match (online, pending) {
-        (false, n) if n > 0 => "offline",
-        (true, n) if n > 0 => "sending",
-        _ => return refresh(ctx),
+    let Some(status) = super::sync_status(online, pending) else {
+        return refresh(ctx);
     };
     ctx.ui()
         .global::<PlayAdapter>()
