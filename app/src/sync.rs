@@ -186,9 +186,26 @@ impl Default for Client {
 impl Client {
     /// Creates a client; requests time out after 40 s (long polls last up to 30 s).
     pub fn new() -> Client {
+        Client::with_roots(Vec::new())
+    }
+
+    /// Creates a client that also trusts these certificates (DER): a self-hosted server's own
+    /// certificate authority, or a test's. HTTPS servers are checked against the Mozilla roots
+    /// bundled in the app (webpki-root-certs) plus these, the same on every platform; plain
+    /// HTTP (a server on the local network) works as before.
+    pub fn with_roots(extra: Vec<Vec<u8>>) -> Client {
+        // ring is the one cryptography provider built in; installing it as the process default
+        // can only fail if it already is.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let roots = webpki_root_certs::TLS_SERVER_ROOT_CERTS
+            .iter()
+            .map(|c| c.as_ref().to_vec())
+            .chain(extra)
+            .filter_map(|der| reqwest::Certificate::from_der(&der).ok());
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(5))
             .timeout(Duration::from_secs(40))
+            .tls_certs_only(roots)
             .build()
             .unwrap_or_default();
         Client { http }
