@@ -7,8 +7,19 @@ use crate::sync::{Correspondence, SyncError};
 use qiguan_core::GameKind;
 use std::path::PathBuf;
 use std::sync::mpsc as std_mpsc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 use tokio::sync::mpsc;
+
+/// A gap in wall-clock time between two of the worker's 5-second ticks at least this long means
+/// the device slept or the app was in the background (Android freezes a stopped app): the
+/// worker then re-polls as if told [`Command::Resumed`]. Slint's Android backend keeps the
+/// activity's lifecycle events to itself, so the gap is how the worker learns of it.
+pub const SLEPT: Duration = Duration::from_secs(30);
+
+/// Returns true if the time between two ticks says the app was away.
+pub fn slept(last_tick: SystemTime, now: SystemTime) -> bool {
+    now.duration_since(last_tick).is_ok_and(|gap| gap >= SLEPT)
+}
 
 /// What the UI asks of the worker.
 #[derive(Debug)]
@@ -39,6 +50,9 @@ pub enum Command {
     Watch(Option<GameId>),
     /// Internal: the followed game moved on the server.
     Moved(GameId),
+    /// The app is back in the foreground: start the long poll again (its connection may have
+    /// died meanwhile), send what waits, and re-read every game.
+    Resumed,
 }
 
 /// What the worker reports.
@@ -123,14 +137,25 @@ async fn run(
         }
     };
     let mut watcher: Option<tokio::task::JoinHandle<()>> = None;
-    // While actions wait in the outbox, retry every few seconds.
+    let mut watching: Option<GameId> = None;
+    // While actions wait in the outbox, retry every few seconds; a late tick means the app was
+    // away.
     let mut retry = tokio::time::interval(Duration::from_secs(5));
+    let mut last_tick = SystemTime::now();
     loop {
         let command = tokio::select! {
             c = rx.recv() => match c { Some(c) => c, None => break },
             _ = retry.tick() => {
-                if engine.outbox().map(|o| o.is_empty()).unwrap_or(true) { continue; }
-                Command::Flush
+                let now = SystemTime::now();
+                let away = slept(last_tick, now);
+                last_tick = now;
+                if away {
+                    Command::Resumed
+                } else if engine.outbox().map(|o| o.is_empty()).unwrap_or(true) {
+                    continue;
+                } else {
+                    Command::Flush
+                }
             }
         };
         match command {
@@ -192,9 +217,22 @@ async fn run(
                 if let Some(task) = watcher.take() {
                     task.abort();
                 }
+                watching = target;
                 if let Some(id) = target {
                     watcher = watch(&engine, id, internal.clone());
                 }
+            }
+            Command::Resumed => {
+                if let Some(task) = watcher.take() {
+                    task.abort();
+                }
+                if let Some(id) = watching {
+                    watcher = watch(&engine, id, internal.clone());
+                }
+                let flushed = engine.flush().await.map(|f| f.changed);
+                report(&engine, &emit, flushed);
+                let result = engine.refresh_all().await;
+                report(&engine, &emit, result);
             }
         }
     }
@@ -261,4 +299,20 @@ fn watch(
             }
         }
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_late_tick_means_the_app_was_away() {
+        let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
+        assert!(!slept(t, t + Duration::from_secs(5)));
+        assert!(!slept(t, t + Duration::from_secs(29)));
+        assert!(slept(t, t + SLEPT));
+        assert!(slept(t, t + Duration::from_secs(3600)));
+        // A clock set back is not a sleep.
+        assert!(!slept(t, t - Duration::from_secs(3600)));
+    }
 }

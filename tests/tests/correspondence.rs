@@ -273,3 +273,42 @@ async fn a_queued_move_made_on_an_old_position_gives_way_to_the_server() {
     };
     assert_eq!(outcome.reason, EndReason::Resignation);
 }
+
+/// Back in the foreground (Android resumes the app), the worker re-reads every game: a move
+/// made meanwhile arrives though nothing was being followed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_worker_re_reads_every_game_when_the_app_resumes() {
+    use qiguan_app::online::{Command, Event, Worker};
+    let (_d, db) = server_db();
+    let server = Server::start(&db, "127.0.0.1:0");
+    let (mut red, mut black) = (device(), device());
+    let (a, b) = pair(&server.url, &mut red, &mut black).await;
+    red.engine.play(a, "b3b5").unwrap();
+    red.engine.flush().await.unwrap();
+    black.engine.refresh(b).await.unwrap();
+    black.engine.play(b, "a7a6").unwrap();
+    black.engine.flush().await.unwrap();
+    // Red's device has not heard of Black's move; its worker starts with nothing to follow.
+    assert_eq!(red.engine.game(a).unwrap().version(), 1);
+    // The worker takes over Red's data directory (kept: dropping the device would delete it).
+    let Device {
+        engine,
+        dir: red_dir,
+    } = red;
+    drop(engine);
+    let dir = red_dir.path().to_owned();
+    let (worker, events) = Worker::start(dir, || {});
+    worker.send(Command::Resumed);
+    let changed = tokio::task::spawn_blocking(move || {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while std::time::Instant::now() < deadline {
+            if let Ok(Event::Changed(ids)) = events.recv_timeout(Duration::from_millis(200)) {
+                return ids;
+            }
+        }
+        Vec::new()
+    })
+    .await
+    .unwrap();
+    assert_eq!(changed, [a]);
+}
