@@ -142,6 +142,8 @@ fn main() {
             format!("http://{addr}")
         }
     };
+    // reqwest is built for the app's HTTPS with no crypto provider of its own.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(a.games)
         .build()

@@ -52,6 +52,8 @@ async fn acknowledged_moves_survive_a_sigkill() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("server.sqlite");
     let (mut server, base) = start(&db);
+    // reqwest is built for the app's HTTPS with no crypto provider of its own.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::new();
 
     // Eight games played concurrently, each move acknowledged before the next.

@@ -55,6 +55,8 @@ fn scan(body: &str, mine: &str, their_layout: &str) {
 async fn no_answer_to_a_seat_names_an_opposing_piece() {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(&dir.path().join("server.sqlite"), "127.0.0.1:0");
+    // reqwest is built for the app's HTTPS with no crypto provider of its own.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::new();
     let base = server.url.clone();
     let send = |req: reqwest::RequestBuilder| async move {
