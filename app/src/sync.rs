@@ -386,8 +386,9 @@ impl Correspondence {
     }
 
     /// Creates a game with the server's computer in the seats `bots` names (Aeroplane chess),
-    /// and stores it locally; returns it and the (first) invite code, empty when every other
-    /// seat is the computer's.
+    /// and stores it locally; returns it and the invite code, or with several seats to invite
+    /// every code in seat order joined by " / " (empty when every other seat is the
+    /// computer's).
     #[allow(clippy::too_many_arguments)] // each is one field of the request
     pub async fn create_with_bots(
         &mut self,

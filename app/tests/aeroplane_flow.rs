@@ -6,31 +6,14 @@
 
 mod common;
 
-use common::{aeroplane_drive, all, press, start};
+use common::{aeroplane_drive, all, latest_game, press, start, stored_actions};
 use qiguan_app::settings::Language;
-use qiguan_app::store::{GameId, Mode, Store};
+use qiguan_app::store::Mode;
 use qiguan_app::ui::{AeroplaneAdapter, HistoryAdapter, HomeAdapter, Nav, NewGameAdapter, Screen};
 use qiguan_core::GameKind;
 use qiguan_core::aeroplane::bot::Strength;
 use slint::{ComponentHandle, Model};
 use std::time::Duration;
-
-fn latest(dir: &std::path::Path) -> (Store, GameId) {
-    let store = Store::open_dir(dir).unwrap();
-    let id = store
-        .history_ids(&Default::default())
-        .unwrap()
-        .into_iter()
-        .max_by_key(|g| g.0)
-        .unwrap();
-    (store, id)
-}
-
-fn stored_actions(dir: &std::path::Path) -> Vec<String> {
-    let (store, id) = latest(dir);
-    let actions = store.load(id).unwrap().record.actions;
-    actions.into_iter().map(|e| e.action).collect()
-}
 
 #[test]
 fn people_and_computers_play_to_a_finishing_order() {
@@ -53,7 +36,7 @@ fn people_and_computers_play_to_a_finishing_order() {
     // (The button is below the phone's fold; the Flickable hides it from a label search.)
     ng.invoke_start();
     assert_eq!(ui.global::<Nav>().get_screen(), Screen::Aeroplane);
-    let (store, id) = latest(dir.path());
+    let (store, id) = latest_game(dir.path());
     assert_eq!(
         store.computers(id).unwrap(),
         [None, Some(Strength::Strong), None]
@@ -174,7 +157,7 @@ fn people_and_computers_play_to_a_finishing_order() {
     // After a restart the history opens it on this screen, finished, with the same order.
     let app = start(dir.path(), Language::English, (1280, 800));
     let ui = app.window();
-    let (_, id) = latest(dir.path());
+    let (_, id) = latest_game(dir.path());
     ui.global::<HomeAdapter>().invoke_history();
     // The game filter finds it under Aeroplane chess only; its row names the first place.
     let h = ui.global::<HistoryAdapter>();

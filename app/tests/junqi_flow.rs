@@ -6,9 +6,9 @@
 
 mod common;
 
-use common::{jq_tap, point, start};
+use common::{jq_tap, point, start, stored_actions};
 use qiguan_app::settings::Language;
-use qiguan_app::store::{GameId, Store};
+use qiguan_app::store::Store;
 use qiguan_app::ui::{HomeAdapter, JunqiAdapter, NewGameAdapter};
 use slint::{ComponentHandle, Model};
 
@@ -39,24 +39,6 @@ fn names_of(app: &qiguan_app::App, colour: &str) -> Vec<String> {
         .into_iter()
         .filter(|(_, d)| d.starts_with(colour))
         .map(|(_, d)| d)
-        .collect()
-}
-
-fn stored_actions(dir: &std::path::Path) -> Vec<String> {
-    let store = Store::open_dir(dir).unwrap();
-    let id = store
-        .history_ids(&Default::default())
-        .unwrap()
-        .into_iter()
-        .max_by_key(|g| g.0)
-        .unwrap_or(GameId(0));
-    store
-        .load(id)
-        .unwrap()
-        .record
-        .actions
-        .into_iter()
-        .map(|e| e.action)
         .collect()
 }
 

@@ -676,3 +676,43 @@ async fn aeroplane_computer_seats_play_at_once_and_every_roll_is_the_servers() {
         assert_eq!(text.starts_with('d'), a["by"] == "authority", "{a}");
     }
 }
+
+#[tokio::test]
+async fn a_computer_due_first_plays_when_the_last_person_joins() {
+    let s = server();
+    // The creator sits in seat 1; seat 0, which rolls first, is the computer; seat 2 is invited.
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(
+                json!({"game": "aeroplane", "days_per_move": 2, "seat": 1, "options": {"seats": 3},
+                        "bots": [{"seat": 0}]}),
+            ),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let path = format!("/api/games/{}", created["game_id"].as_str().unwrap());
+    let token = created["token"].as_str().unwrap().to_owned();
+    let (_, before) = s.call("GET", &path, Some(&token), None).await;
+    assert_eq!(before["version"], 0, "nobody plays before everyone is in");
+    s.call(
+        "POST",
+        "/api/join",
+        None,
+        Some(json!({"invite_code": created["invite_code"]})),
+    )
+    .await;
+    let (_, after) = s.call("GET", &path, Some(&token), None).await;
+    let actions = after["actions"].as_array().unwrap();
+    assert!(actions.len() >= 2, "{after}");
+    assert_eq!(actions[0]["by"], json!({"seat": 0}));
+    assert_eq!(actions[0]["action"], "roll");
+    assert_eq!(actions[1]["by"], "authority");
+    assert_ne!(after["to_act"]["who"], 0, "the computer's turn is over");
+    assert!(
+        after["deadline"].is_i64(),
+        "the person to act has a deadline"
+    );
+}

@@ -152,3 +152,40 @@ async fn two_people_and_the_servers_computer_play_to_a_full_finishing_order() {
         );
     }
 }
+
+/// With several seats to invite, the device keeps every code, in seat order, until all are in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_invite_code_is_kept_until_every_seat_is_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("server.sqlite"), "127.0.0.1:0");
+    let (mut ann, mut bo, mut cy) = (device(), device(), device());
+    let options = serde_json::to_value(AeroplaneOptions::default()).unwrap();
+    // Four seats: Ann, the computer in seat 2, and two invited people.
+    let (a, codes) = ann
+        .engine
+        .create_with_bots(
+            &server.url,
+            GameKind::Aeroplane,
+            &options,
+            0,
+            &[(2, Strength::Easy)],
+            3,
+            "Ann",
+        )
+        .await
+        .unwrap();
+    let list: Vec<&str> = codes.split(" / ").collect();
+    assert_eq!(list.len(), 2, "{codes}");
+    let kept = ann.engine.store().remote(a).unwrap().unwrap();
+    assert_eq!(kept.invite_code.as_deref(), Some(codes.as_str()));
+    let b = bo.engine.join(&server.url, list[0], "Bo").await.unwrap();
+    let c = cy.engine.join(&server.url, list[1], "Cy").await.unwrap();
+    assert_eq!(bo.engine.store().remote(b).unwrap().unwrap().seat, 1);
+    assert_eq!(cy.engine.store().remote(c).unwrap().unwrap().seat, 3);
+    // Everyone is in: the codes are forgotten, and that is news for the screen.
+    assert!(ann.engine.refresh(a).await.unwrap());
+    assert_eq!(
+        ann.engine.store().remote(a).unwrap().unwrap().invite_code,
+        None
+    );
+}

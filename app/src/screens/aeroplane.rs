@@ -205,15 +205,6 @@ pub fn start(
     Ok(id)
 }
 
-/// Returns true if this stored game is an Aeroplane chess game.
-pub fn is_aeroplane(ctx: &Rc<Ctx>, id: GameId) -> bool {
-    ctx.with_store(|store| store.summaries(&[id]))
-        .is_ok_and(|rows| {
-            rows.first()
-                .is_some_and(|g| g.kind == qiguan_core::GameKind::Aeroplane)
-        })
-}
-
 /// Loads a stored game and shows it; a finished game opens at its end.
 pub fn open(ctx: &Rc<Ctx>, id: GameId) {
     if let Some(old) = ctx.aeroplane.borrow_mut().take() {

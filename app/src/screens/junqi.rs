@@ -335,15 +335,6 @@ pub fn start(
     Ok(id)
 }
 
-/// Returns true if this stored game is a Junqi game (the history and home open it here).
-pub fn is_junqi(ctx: &Rc<Ctx>, id: GameId) -> bool {
-    ctx.with_store(|store| store.summaries(&[id]))
-        .is_ok_and(|rows| {
-            rows.first()
-                .is_some_and(|g| g.kind == qiguan_core::GameKind::Junqi)
-        })
-}
-
 /// Loads a stored Junqi game and shows it: behind the hand-over screen if it has secrets.
 pub fn open(ctx: &Rc<Ctx>, id: GameId) {
     match load(ctx, id) {

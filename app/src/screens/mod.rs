@@ -14,8 +14,8 @@ pub mod settings;
 
 use crate::app::Ctx;
 use crate::store::{GameId, StoreError};
-use qiguan_core::Match;
 use qiguan_core::xiangqi::Xiangqi;
+use qiguan_core::{GameKind, Match};
 use std::rc::{Rc, Weak};
 
 /// A stored Xiangqi game, replayed: the match, its players' names and when it began.
@@ -48,6 +48,21 @@ pub(crate) fn sync_status(online: bool, pending: usize) -> Option<&'static str> 
         (true, n) if n > 0 => Some("sending"),
         _ => None,
     }
+}
+
+/// Opens a stored Junqi or Aeroplane chess game on its own screen and returns true; false for
+/// a Xiangqi game (or one that cannot be read), which the board or replay screen opens.
+pub(crate) fn open_on_own_screen(ctx: &Rc<Ctx>, id: GameId) -> bool {
+    let kind = ctx
+        .with_store(|store| store.summaries(&[id]))
+        .ok()
+        .and_then(|rows| rows.first().map(|g| g.kind));
+    match kind {
+        Some(GameKind::Junqi) => junqi::open(ctx, id),
+        Some(GameKind::Aeroplane) => aeroplane::open(ctx, id),
+        _ => return false,
+    }
+    true
 }
 
 /// Connects every screen's callbacks.

@@ -97,11 +97,8 @@ pub fn show_error(ctx: &Rc<Ctx>, text: &str) {
 
 /// Loads a stored game and puts it on the board.
 pub fn open(ctx: &Rc<Ctx>, id: GameId) {
-    if super::junqi::is_junqi(ctx, id) {
-        return super::junqi::open(ctx, id);
-    }
-    if super::aeroplane::is_aeroplane(ctx, id) {
-        return super::aeroplane::open(ctx, id);
+    if super::open_on_own_screen(ctx, id) {
+        return;
     }
     match load(ctx, id) {
         Ok(session) => {

@@ -60,11 +60,8 @@ pub fn connect(ctx: &Rc<Ctx>) {
 
 /// Opens a stored game in the replay screen, at the end or at the start.
 pub fn open(ctx: &Rc<Ctx>, id: GameId, at_end: bool) {
-    if super::junqi::is_junqi(ctx, id) {
-        return super::junqi::open(ctx, id);
-    }
-    if super::aeroplane::is_aeroplane(ctx, id) {
-        return super::aeroplane::open(ctx, id);
+    if super::open_on_own_screen(ctx, id) {
+        return;
     }
     match load(ctx, id) {
         Ok(mut session) => {

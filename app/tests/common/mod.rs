@@ -92,6 +92,25 @@ pub fn targets(app: &App) -> Vec<String> {
     found
 }
 
+/// Opens the store in `dir` and returns it with its newest game.
+pub fn latest_game(dir: &Path) -> (qiguan_app::store::Store, qiguan_app::store::GameId) {
+    let store = qiguan_app::store::Store::open_dir(dir).expect("the store opens");
+    let id = store
+        .history_ids(&Default::default())
+        .expect("the history")
+        .into_iter()
+        .max_by_key(|g| g.0)
+        .expect("a game");
+    (store, id)
+}
+
+/// The actions stored for the newest game in `dir`, in order.
+pub fn stored_actions(dir: &Path) -> Vec<String> {
+    let (store, id) = latest_game(dir);
+    let actions = store.load(id).expect("the game loads").record.actions;
+    actions.into_iter().map(|e| e.action).collect()
+}
+
 /// Renders the window and writes it as a PNG.
 pub fn snapshot(app: &App, path: &Path) {
     let buffer = app.window().window().take_snapshot().expect("a snapshot");
