@@ -6,6 +6,7 @@ use crate::game::{Actor, GameKind, Outcome, Rules, SetupError, ToAct, Viewer};
 use crate::junqi::Junqi;
 use crate::matches::{ActionError, Match};
 use crate::record::{Record, RecordEntry, RecordError};
+use crate::sealandair::SeaLandAir;
 use crate::seat::Seat;
 use crate::xiangqi::Xiangqi;
 
@@ -20,6 +21,8 @@ pub enum AnyMatch {
     Junqi(Match<Junqi>),
     /// An Aeroplane chess match.
     Aeroplane(Match<Aeroplane>),
+    /// A Sea-land-air battle chess match.
+    SeaLandAir(Match<SeaLandAir>),
 }
 
 /// Runs the same expression on whichever match is inside.
@@ -29,6 +32,7 @@ macro_rules! each {
             AnyMatch::Xiangqi($m) => $body,
             AnyMatch::Junqi($m) => $body,
             AnyMatch::Aeroplane($m) => $body,
+            AnyMatch::SeaLandAir($m) => $body,
         }
     };
 }
@@ -69,6 +73,11 @@ impl AnyMatch {
                 let setup = decode(setup, "setup")?;
                 Ok(AnyMatch::Aeroplane(Match::new(&options, setup.as_ref())?))
             }
+            GameKind::SeaLandAir => {
+                let options = decode(options, "options")?.unwrap_or_default();
+                let setup = decode(setup, "setup")?;
+                Ok(AnyMatch::SeaLandAir(Match::new(&options, setup.as_ref())?))
+            }
         }
     }
 
@@ -78,6 +87,7 @@ impl AnyMatch {
             GameKind::Xiangqi => Ok(AnyMatch::Xiangqi(Match::from_record(record)?)),
             GameKind::Junqi => Ok(AnyMatch::Junqi(Match::from_record(record)?)),
             GameKind::Aeroplane => Ok(AnyMatch::Aeroplane(Match::from_record(record)?)),
+            GameKind::SeaLandAir => Ok(AnyMatch::SeaLandAir(Match::from_record(record)?)),
         }
     }
 
@@ -87,6 +97,7 @@ impl AnyMatch {
             AnyMatch::Xiangqi(_) => GameKind::Xiangqi,
             AnyMatch::Junqi(_) => GameKind::Junqi,
             AnyMatch::Aeroplane(_) => GameKind::Aeroplane,
+            AnyMatch::SeaLandAir(_) => GameKind::SeaLandAir,
         }
     }
 

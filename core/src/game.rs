@@ -17,6 +17,8 @@ pub enum GameKind {
     Junqi,
     /// Aeroplane chess (飞行棋).
     Aeroplane,
+    /// Sea-land-air battle chess (海陆空战棋).
+    SeaLandAir,
 }
 
 impl GameKind {
@@ -26,6 +28,7 @@ impl GameKind {
             GameKind::Xiangqi => "xiangqi",
             GameKind::Junqi => "junqi",
             GameKind::Aeroplane => "aeroplane",
+            GameKind::SeaLandAir => "sea-land-air",
         }
     }
 }
@@ -43,6 +46,7 @@ impl FromStr for GameKind {
             "xiangqi" => Ok(GameKind::Xiangqi),
             "junqi" => Ok(GameKind::Junqi),
             "aeroplane" => Ok(GameKind::Aeroplane),
+            "sea-land-air" => Ok(GameKind::SeaLandAir),
             _ => Err(format!("unknown game `{s}`")),
         }
     }

@@ -1,5 +1,5 @@
 //! Board graphs: points joined by links, some of them rail, and the straight rail lines along
-//! which ordinary pieces slide. Junqi uses it now; Sea-land-air battle chess will reuse it.
+//! which ordinary pieces slide. Junqi and Sea-land-air battle chess use it.
 
 /// A link from one point to another.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -83,6 +83,17 @@ impl BoardGraph {
     /// point up to, and including, the first occupied one in each direction (whether that one
     /// may be attacked is the game's question).
     pub fn rail_slides(&self, from: usize, occupied: impl Fn(usize) -> bool) -> Vec<usize> {
+        self.rail_slides_within(from, usize::MAX, occupied)
+    }
+
+    /// Like [`BoardGraph::rail_slides`], but at most `steps` points along each line
+    /// (Sea-land-air's armies go one or two).
+    pub fn rail_slides_within(
+        &self,
+        from: usize,
+        steps: usize,
+        occupied: impl Fn(usize) -> bool,
+    ) -> Vec<usize> {
         let mut out = Vec::new();
         for line in &self.lines {
             let Some(at) = line.iter().position(|&p| p == from) else {
@@ -94,7 +105,7 @@ impl BoardGraph {
                 forward.copied().collect::<Vec<_>>(),
                 backward.copied().collect(),
             ] {
-                for p in direction {
+                for p in direction.into_iter().take(steps) {
                     if !out.contains(&p) {
                         out.push(p);
                     }

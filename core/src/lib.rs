@@ -67,6 +67,7 @@ pub mod graph;
 pub mod junqi;
 pub mod matches;
 pub mod record;
+pub mod sealandair;
 pub mod seat;
 pub mod xiangqi;
 

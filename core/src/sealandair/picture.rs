@@ -1,0 +1,360 @@
+//! The board picture in docs/rules/sea-land-air-board.svg, drawn from the board data so that
+//! the page and the rules cannot disagree. `cargo run -p qiguan-core --example
+//! sealandair_board` writes it; a test checks that the file is current.
+
+use super::board::{Label, Layer, POINTS, Point, map};
+use std::fmt::Write;
+
+/// Pixels per half-unit of [`Point::position`].
+const U: f64 = 20.0;
+/// The picture's margin, in half-units, around the airports.
+const MARGIN: f64 = 2.5;
+const WIDTH: f64 = (16.0 + 2.0 * MARGIN) * U;
+const BOARD_HEIGHT: f64 = (26.0 + 2.0 * MARGIN) * U;
+const LEGEND: f64 = 190.0;
+
+fn px(p: (i32, i32)) -> (f64, f64) {
+    xy(p.0 as f64, p.1 as f64)
+}
+
+fn xy(x: f64, y: f64) -> (f64, f64) {
+    ((x + 2.0 + MARGIN) * U, (24.0 - y + MARGIN) * U)
+}
+
+fn line(out: &mut String, a: (f64, f64), b: (f64, f64), style: &str) {
+    let _ = writeln!(
+        out,
+        r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" {style}/>"#,
+        a.0, a.1, b.0, b.1
+    );
+}
+
+fn text(out: &mut String, at: (f64, f64), size: f64, fill: &str, words: &str) {
+    let _ = writeln!(
+        out,
+        r#"<text x="{:.1}" y="{:.1}" font-size="{size}" fill="{fill}" text-anchor="middle" dominant-baseline="central">{words}</text>"#,
+        at.0, at.1
+    );
+}
+
+/// Shifts the segment a–b sideways by `d` pixels.
+fn offset(a: (f64, f64), b: (f64, f64), d: f64) -> ((f64, f64), (f64, f64)) {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+    let (nx, ny) = (-dy / len * d, dx / len * d);
+    ((a.0 + nx, a.1 + ny), (b.0 + nx, b.1 + ny))
+}
+
+/// Shortens the segment a–b by `d` pixels at each end.
+fn trim(a: (f64, f64), b: (f64, f64), d: f64) -> ((f64, f64), (f64, f64)) {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+    let (ux, uy) = (dx / len * d, dy / len * d);
+    ((a.0 + ux, a.1 + uy), (b.0 - ux, b.1 - uy))
+}
+
+/// Draws a red arrowhead at `tip`, pointing away from `from`.
+fn arrowhead(out: &mut String, from: (f64, f64), tip: (f64, f64)) {
+    let (dx, dy) = (tip.0 - from.0, tip.1 - from.1);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+    let (ux, uy) = (dx / len, dy / len);
+    let (bx, by) = (tip.0 - ux * 9.0, tip.1 - uy * 9.0);
+    let _ = writeln!(
+        out,
+        r##"<path d="M{:.1},{:.1} L{:.1},{:.1} L{:.1},{:.1} z" fill="#d01c1c"/>"##,
+        tip.0,
+        tip.1,
+        bx - uy * 4.5,
+        by + ux * 4.5,
+        bx + uy * 4.5,
+        by - ux * 4.5
+    );
+}
+
+/// Returns the board picture as SVG text.
+pub fn board_svg() -> String {
+    let m = map();
+    let mut out = String::new();
+    let height = BOARD_HEIGHT + LEGEND;
+    let _ = writeln!(
+        out,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="Noto Sans CJK SC, Noto Sans SC, sans-serif">"##
+    );
+    let _ = writeln!(
+        out,
+        r##"<title>Sea-land-air battle chess: the board (drawn from core/src/sealandair/board.rs)</title>
+<rect width="100%" height="100%" fill="#fbf6e9"/>"##
+    );
+    // The land and sea areas, and the territory line.
+    let (x0, y1) = xy(-1.0, -1.0);
+    let (x1, y0) = xy(9.0, 23.0);
+    let _ = writeln!(
+        out,
+        r##"<rect x="{x0:.1}" y="{y0:.1}" width="{:.1}" height="{:.1}" fill="#f1e3b5" rx="6"/>"##,
+        x1 - x0,
+        y1 - y0
+    );
+    let (s0, _) = xy(9.0, 0.0);
+    let (s1, _) = xy(13.0, 0.0);
+    let _ = writeln!(
+        out,
+        r##"<rect x="{s0:.1}" y="{y0:.1}" width="{:.1}" height="{:.1}" fill="#cfe8df" rx="6"/>"##,
+        s1 - s0,
+        y1 - y0
+    );
+    let (lx0, ly) = xy(-4.5, 11.0);
+    let (lx1, _) = xy(16.5, 11.0);
+    line(
+        &mut out,
+        (lx0, ly),
+        (lx1, ly),
+        r##"stroke="#7a5c2e" stroke-width="2.5""##,
+    );
+    let (tx, ty) = xy(-4.4, 11.0);
+    let _ = writeln!(
+        out,
+        r##"<text x="{tx:.1}" y="{:.1}" font-size="9" fill="#7a5c2e">国界</text>"##,
+        ty - 5.0
+    );
+    // Roads and railways.
+    for a in 0..POINTS {
+        for link in m.land.links(a) {
+            if link.to < a {
+                continue;
+            }
+            let (pa, pb) = (
+                Point::from_index(a).expect("a point"),
+                Point::from_index(link.to).expect("a point"),
+            );
+            let style = if link.rail {
+                r##"stroke="#111" stroke-width="3" stroke-dasharray="7 4""##
+            } else {
+                r##"stroke="#d01c1c" stroke-width="2""##
+            };
+            line(&mut out, px(pa.position()), px(pb.position()), style);
+        }
+        for link in m.sea.links(a) {
+            if link.to < a {
+                continue;
+            }
+            let (pa, pb) = (
+                Point::from_index(a).expect("a point"),
+                Point::from_index(link.to).expect("a point"),
+            );
+            line(
+                &mut out,
+                px(pa.position()),
+                px(pb.position()),
+                r##"stroke="#d9a400" stroke-width="2.5""##,
+            );
+        }
+    }
+    // The double red landing lines.
+    for &(port, land) in &m.landings {
+        for d in [-3.0, 3.0] {
+            let (a, b) = offset(px(port.position()), px(land.position()), d);
+            line(&mut out, a, b, r##"stroke="#d01c1c" stroke-width="1.6""##);
+        }
+    }
+    // The gunboats' reach onto the bridge.
+    for guard in m.bridge_guards {
+        line(
+            &mut out,
+            px(guard.position()),
+            px(Point::BRIDGE.position()),
+            r##"stroke="#2a7f62" stroke-width="1.2" stroke-dasharray="2 3""##,
+        );
+    }
+    // Retreat routes, then flight lines.
+    for route in &m.routes {
+        let pts: Vec<String> = route
+            .iter()
+            .map(|p| {
+                let (x, y) = px(p.position());
+                format!("{x:.1},{y:.1}")
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            r##"<polyline points="{}" fill="none" stroke="#d01c1c" stroke-width="3" stroke-dasharray="10 6" opacity="0.8"/>"##,
+            pts.join(" ")
+        );
+    }
+    for flight in &m.flights {
+        let pts: Vec<String> = flight
+            .iter()
+            .map(|p| {
+                let (x, y) = px(p.position());
+                format!("{x:.1},{y:.1}")
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            r##"<polyline points="{}" fill="none" stroke="#111" stroke-width="1.8" stroke-dasharray="1.5 4" stroke-linecap="round"/>"##,
+            pts.join(" ")
+        );
+    }
+    // Fire arrows: a two-way pair as one line with two heads, set beside the links.
+    for &(tail, head) in &m.arrows {
+        let back = m.arrows.contains(&(head, tail));
+        if back && head < tail {
+            continue;
+        }
+        let (a, b) = offset(px(tail.position()), px(head.position()), 7.0);
+        let (a, b) = trim(a, b, 11.0);
+        line(&mut out, a, b, r##"stroke="#d01c1c" stroke-width="2""##);
+        arrowhead(&mut out, a, b);
+        if back {
+            arrowhead(&mut out, b, a);
+        }
+    }
+    // The points.
+    for p in Point::all() {
+        let (x, y) = px(p.position());
+        match p.layer() {
+            Layer::Land if p == Point::BRIDGE => {
+                let _ = writeln!(
+                    out,
+                    r##"<rect x="{:.1}" y="{:.1}" width="22" height="14" fill="#8b5a2b" stroke="#111" rx="2"/>"##,
+                    x - 11.0,
+                    y - 7.0
+                );
+                text(&mut out, (x, y), 8.0, "#fff", "桥");
+            }
+            Layer::Land | Layer::Sea => {
+                let fill = if p.layer() == Layer::Land {
+                    "#f5d442"
+                } else {
+                    "#3cb371"
+                };
+                let _ = writeln!(
+                    out,
+                    r##"<circle cx="{x:.1}" cy="{y:.1}" r="11" fill="{fill}" stroke="#333" stroke-width="1"/>"##
+                );
+                if p.is_placement() {
+                    // A red semicircle, its flat side towards the owner's back row.
+                    let south = p.half() == Some(crate::junqi::Side::South);
+                    let (sweep, dy) = if south { (0, 3.0) } else { (1, -3.0) };
+                    let _ = writeln!(
+                        out,
+                        r##"<path d="M{:.1},{:.1} A7.5,7.5 0 0 {sweep} {:.1},{:.1} z" fill="#d01c1c" opacity="0.8"/>"##,
+                        x - 7.5,
+                        y + dy,
+                        x + 7.5,
+                        y + dy
+                    );
+                }
+                let tag = match p.label() {
+                    Label::City => "城",
+                    Label::CannonPlacement => "炮",
+                    Label::ArmyPost | Label::EdgePost => "兵",
+                    Label::NavyPlacement => "海",
+                    Label::Port => "港",
+                    Label::Bridge | Label::Plain => "",
+                };
+                let name_y = match (p.is_placement(), p.half()) {
+                    (true, Some(crate::junqi::Side::South)) => y - 3.5,
+                    (true, _) => y + 3.5,
+                    _ => y,
+                };
+                text(&mut out, (x, name_y), 7.5, "#111", &p.to_string());
+                if !tag.is_empty() {
+                    text(&mut out, (x + 12.0, y - 11.0), 9.0, "#8a1010", tag);
+                }
+            }
+            Layer::Dot => {
+                let _ = writeln!(
+                    out,
+                    r##"<circle cx="{x:.1}" cy="{y:.1}" r="5" fill="#111"/>"##
+                );
+                text(&mut out, (x + 11.0, y + 9.0), 8.0, "#111", &p.to_string());
+            }
+            Layer::Airport => {
+                let _ = writeln!(
+                    out,
+                    r##"<rect x="{:.1}" y="{:.1}" width="30" height="30" fill="#dde3ee" stroke="#111" rx="5"/>"##,
+                    x - 15.0,
+                    y - 15.0
+                );
+                text(&mut out, (x, y - 5.0), 12.0, "#111", "✈");
+                text(&mut out, (x, y + 8.0), 8.0, "#111", &p.to_string());
+            }
+        }
+    }
+    text(&mut out, xy(6.0, -2.9), 11.0, "#8a1010", "South 南 (red)");
+    text(&mut out, xy(6.0, 24.9), 11.0, "#1c3f8a", "North 北 (blue)");
+    legend(&mut out);
+    out.push_str("</svg>\n");
+    out
+}
+
+fn legend(out: &mut String) {
+    let top = BOARD_HEIGHT + 4.0;
+    let rows: [(&str, &str); 12] = [
+        (
+            r##"<line x1="0" y1="0" x2="30" y2="0" stroke="#d01c1c" stroke-width="2"/>"##,
+            "road 公路 (land, one point)",
+        ),
+        (
+            r##"<line x1="0" y1="0" x2="30" y2="0" stroke="#111" stroke-width="3" stroke-dasharray="7 4"/>"##,
+            "railway 铁路 (armies: one or two)",
+        ),
+        (
+            r##"<line x1="0" y1="0" x2="30" y2="0" stroke="#d9a400" stroke-width="2.5"/>"##,
+            "sea line 航道 (ships)",
+        ),
+        (
+            r##"<line x1="0" y1="-3" x2="30" y2="-3" stroke="#d01c1c" stroke-width="1.6"/><line x1="0" y1="3" x2="30" y2="3" stroke="#d01c1c" stroke-width="1.6"/>"##,
+            "landing line 登陆线 (battleship, cruiser)",
+        ),
+        (
+            r##"<line x1="0" y1="0" x2="30" y2="0" stroke="#111" stroke-width="1.8" stroke-dasharray="1.5 4" stroke-linecap="round"/>"##,
+            "flight line 航线",
+        ),
+        (
+            r##"<line x1="0" y1="0" x2="30" y2="0" stroke="#d01c1c" stroke-width="3" stroke-dasharray="10 6"/>"##,
+            "retreat route 撤退航线",
+        ),
+        (
+            r##"<line x1="0" y1="0" x2="24" y2="0" stroke="#d01c1c" stroke-width="2"/><path d="M30,0 L21,-4.5 L21,4.5 z" fill="#d01c1c"/>"##,
+            "fire arrow 火力线 (artillery, battleship)",
+        ),
+        (
+            r##"<line x1="0" y1="0" x2="30" y2="0" stroke="#2a7f62" stroke-width="1.2" stroke-dasharray="2 3"/>"##,
+            "gunboat's reach onto the bridge",
+        ),
+        (
+            r##"<circle cx="15" cy="0" r="8" fill="#f5d442" stroke="#333"/><path d="M10,2 A5,5 0 0 1 20,2 z" fill="#d01c1c"/>"##,
+            "land / placement point 阵地",
+        ),
+        (
+            r##"<circle cx="15" cy="0" r="8" fill="#3cb371" stroke="#333"/><path d="M10,2 A5,5 0 0 1 20,2 z" fill="#d01c1c"/>"##,
+            "sea / navy placement point",
+        ),
+        (
+            r##"<circle cx="15" cy="0" r="5" fill="#111"/>"##,
+            "stopping dot 停靠点",
+        ),
+        (
+            "",
+            "城 city · 炮 cannon placement · 兵 army post · 海 navy placement · 港 port · 桥 rail bridge · 国界 territory line",
+        ),
+    ];
+    for (i, (mark, words)) in rows.iter().enumerate() {
+        let column = if i < 6 { 0.0 } else { WIDTH / 2.0 };
+        let row = (i % 6) as f64;
+        let (x, y) = (12.0 + column, top + 14.0 + row * 26.0);
+        if i == rows.len() - 1 {
+            let _ = writeln!(
+                out,
+                r##"<text x="12" y="{:.1}" font-size="10" fill="#8a1010">{words}</text>"##,
+                BOARD_HEIGHT + LEGEND - 12.0
+            );
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            r##"<g transform="translate({x:.1},{y:.1})">{mark}<text x="38" y="0" font-size="10" fill="#111" dominant-baseline="central">{words}</text></g>"##
+        );
+    }
+}

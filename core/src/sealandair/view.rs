@@ -1,0 +1,169 @@
+//! What a viewer sees of a Sea-land-air game (V1–V3), and what an action tells whom. A seat
+//! sees its own pieces, and of the enemy's where they stand and what its recon has revealed.
+//! A battle tells everyone only which pieces were removed; the recon's findings go to its
+//! owner alone. When the game is over, everything shows.
+
+use super::board::Point;
+use super::movegen::{Move, Piece};
+use super::pieces::Kind;
+use super::state::{SeaLandAir, side_of};
+use crate::game::Viewer;
+use crate::junqi::Side;
+use crate::seat::Seat;
+use serde::{Deserialize, Serialize};
+
+/// One occupied point as a viewer sees it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct SeenPiece {
+    /// The point, `c5`.
+    pub at: String,
+    /// Whose piece.
+    pub side: Side,
+    /// Its kind, when this viewer may know it.
+    pub kind: Option<Kind>,
+    /// It was fired on or struck and nothing happened, which everyone saw: it is a
+    /// commander-in-chief, an army group commander, a landmine or the flag (F1).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub survived_fire: bool,
+}
+
+impl SeenPiece {
+    pub(crate) fn known(at: Point, piece: Piece) -> SeenPiece {
+        SeenPiece {
+            at: at.to_string(),
+            side: piece.side,
+            kind: Some(piece.kind),
+            survived_fire: false,
+        }
+    }
+}
+
+/// A viewer's picture of the game.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct SeaLandAirView {
+    /// Open mode: every piece shows.
+    pub open: bool,
+    /// Which seats have deployed.
+    pub deployed: [bool; 2],
+    /// The pieces as this viewer may see them. While deploying, only the viewer's own.
+    pub pieces: Vec<SeenPiece>,
+    /// The seat to move once both have deployed.
+    pub side_to_move: Seat,
+    /// Turns in a row with no piece removed.
+    pub quiet_plies: u32,
+    /// Where each side's aircraft stands that attacked on that side's last turn (it may
+    /// retreat safely, R2).
+    pub attacked_last: [Option<String>; 2],
+    /// The last action, and what fought, as far as this viewer may know.
+    pub last: Option<SeenPlay>,
+}
+
+/// The last action as one viewer may know it: the event everyone was told, and the pieces on
+/// its two points, each with its kind only when this viewer may know it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct SeenPlay {
+    /// What everyone was told.
+    pub event: SeaLandAirEvent,
+    /// The piece that acted, at its starting point.
+    pub mover: Option<SeenPiece>,
+    /// The piece it attacked, at the target point.
+    pub defender: Option<SeenPiece>,
+}
+
+impl SeaLandAirView {
+    pub(crate) fn of(game: &SeaLandAir, viewer: Viewer) -> Self {
+        let seen = |at: Point, piece: Piece| SeenPiece {
+            at: at.to_string(),
+            side: piece.side,
+            kind: game.knows(viewer, piece).then_some(piece.kind),
+            survived_fire: game.survived_fire & (1u128 << piece.id) != 0,
+        };
+        let pieces = if game.deploying() {
+            let own = match viewer {
+                Viewer::Seat(s) if s.index() < 2 => game.deployment(side_of(s)),
+                _ => None,
+            };
+            own.map(|d| {
+                d.pieces
+                    .iter()
+                    .map(|&(p, kind)| SeenPiece {
+                        at: p.to_string(),
+                        side: d.side,
+                        kind: Some(kind),
+                        survived_fire: false,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+        } else {
+            game.board()
+                .pieces()
+                .map(|(p, piece)| seen(p, piece))
+                .collect()
+        };
+        SeaLandAirView {
+            open: game.options.open,
+            deployed: [0, 1].map(|i| game.deployments[i].is_some() || !game.deploying()),
+            pieces,
+            side_to_move: game.seat_to_move(),
+            quiet_plies: game.quiet,
+            attacked_last: game.attacked_last.map(|p| p.map(|p| p.to_string())),
+            last: game.last.as_ref().map(|last| {
+                let mv = match &last.event {
+                    SeaLandAirEvent::Moved { mv }
+                    | SeaLandAirEvent::Battle { mv, .. }
+                    | SeaLandAirEvent::Retreated { mv, .. } => mv.parse::<Move>().ok(),
+                    _ => None,
+                };
+                SeenPlay {
+                    event: last.event.clone(),
+                    mover: mv.map(|m| seen(m.from, last.mover)),
+                    defender: mv.zip(last.defender).map(|(m, d)| seen(m.to, d)),
+                }
+            }),
+        }
+    }
+}
+
+/// What one action tells its audience.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum SeaLandAirEvent {
+    /// A seat deployed (nothing of how).
+    Deployed {
+        /// Which seat.
+        seat: Seat,
+    },
+    /// A piece moved to an empty point.
+    Moved {
+        /// The move, `a1-a3`.
+        mv: String,
+    },
+    /// A piece attacked, by moving or from where it stands.
+    Battle {
+        /// The move, `a1-a3` or `a4*a7`.
+        mv: String,
+        /// The attacker was removed.
+        attacker_removed: bool,
+        /// The defender was removed.
+        defender_removed: bool,
+        /// Two recon planes met: the airports they went back to, attacker's first (A2).
+        sent_home: Option<[String; 2]>,
+        /// The attacker's kind (open mode only).
+        attacker: Option<Kind>,
+        /// The defender's kind (open mode only).
+        defender: Option<Kind>,
+    },
+    /// An aircraft retreated along a route (R1), or was shot down trying (R3).
+    Retreated {
+        /// The move, `k9-se`.
+        mv: String,
+        /// It was shot down.
+        shot_down: bool,
+    },
+    /// The recon revealed these enemy pieces (told only to its owner, V2).
+    Spotted {
+        /// What it saw.
+        pieces: Vec<SeenPiece>,
+    },
+}
