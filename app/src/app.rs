@@ -87,6 +87,7 @@ pub struct Ctx {
     pub(crate) replay: RefCell<Option<screens::replay::ReplaySession>>,
     pub(crate) junqi: RefCell<Option<screens::junqi::JunqiSession>>,
     pub(crate) aeroplane: RefCell<Option<screens::aeroplane::AeroplaneSession>>,
+    pub(crate) sealandair: RefCell<Option<screens::sealandair::SlaSession>>,
     /// The correspondence server's address (a setting).
     pub(crate) server: RefCell<String>,
     /// The sync worker and what it reports; none when the history could not be opened.
@@ -171,6 +172,7 @@ impl Ctx {
             Screen::Play => self.play.borrow().as_ref().map(|s| s.id()),
             Screen::Junqi => self.junqi.borrow().as_ref().map(|s| s.id()),
             Screen::Aeroplane => self.aeroplane.borrow().as_ref().map(|s| s.id()),
+            Screen::Sealandair => self.sealandair.borrow().as_ref().map(|s| s.id()),
             _ => None,
         };
         let value = game.map_or_else(String::new, |id| id.0.to_string());
@@ -283,6 +285,7 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
         replay: RefCell::default(),
         junqi: RefCell::default(),
         aeroplane: RefCell::default(),
+        sealandair: RefCell::default(),
         server: RefCell::new(String::new()),
         worker: RefCell::default(),
         sync_events: RefCell::default(),

@@ -1,7 +1,7 @@
 //! Every screen, at phone and desktop size and in both languages: nothing a player can read
 //! or press sticks out of the window sideways, and everything pressable is at least 44 px tall
 //! (the board's points excepted: nine columns on a 360 px phone leave 40 px, and the whole
-//! point is the touch area; so are the planes on the Aeroplane chess board, 15 squares across,
+//! point is the touch area; Sea-land-air's board zooms for bigger ones; so are the planes on the Aeroplane chess board, 15 squares across,
 //! since every plane that can move also has its own 44 px button under the board).
 
 mod common;
@@ -11,7 +11,12 @@ use qiguan_app::settings::Language;
 
 fn is_board_point(label: &str) -> bool {
     let b = label.as_bytes();
-    (2..=3).contains(&b.len()) && (b'a'..=b'i').contains(&b[0]) && label[1..].parse::<u8>().is_ok()
+    let named = (2..=3).contains(&b.len())
+        && (b'a'..=b'i').contains(&b[0])
+        && label[1..].parse::<u8>().is_ok();
+    // Sea-land-air's stopping dots, airports and rail bridge.
+    let sea_land_air = label.parse::<qiguan_core::sealandair::Point>().is_ok();
+    named || sea_land_air
 }
 
 /// A plane on the Aeroplane chess board: "Red Plane 2", "红方 2号机", perhaps "×3".

@@ -34,6 +34,7 @@ pub fn filter_of(a: &HistoryAdapter<'_>, now: i64) -> HistoryFilter {
             1 => Some(GameKind::Xiangqi),
             2 => Some(GameKind::Junqi),
             3 => Some(GameKind::Aeroplane),
+            4 => Some(GameKind::SeaLandAir),
             _ => None,
         },
         result: match a.get_result_filter() {

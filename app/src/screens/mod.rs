@@ -10,6 +10,7 @@ pub mod new_game;
 pub mod online;
 pub mod play;
 pub mod replay;
+pub mod sealandair;
 pub mod settings;
 
 use crate::app::Ctx;
@@ -50,7 +51,7 @@ pub(crate) fn sync_status(online: bool, pending: usize) -> Option<&'static str> 
     }
 }
 
-/// Opens a stored Junqi or Aeroplane chess game on its own screen and returns true; false for
+/// Opens a stored Junqi, Aeroplane chess or Sea-land-air game on its own screen and returns true; false for
 /// a Xiangqi game (or one that cannot be read), which the board or replay screen opens.
 pub(crate) fn open_on_own_screen(ctx: &Rc<Ctx>, id: GameId) -> bool {
     let kind = ctx
@@ -60,6 +61,7 @@ pub(crate) fn open_on_own_screen(ctx: &Rc<Ctx>, id: GameId) -> bool {
     match kind {
         Some(GameKind::Junqi) => junqi::open(ctx, id),
         Some(GameKind::Aeroplane) => aeroplane::open(ctx, id),
+        Some(GameKind::SeaLandAir) => sealandair::open(ctx, id),
         _ => return false,
     }
     true
@@ -72,6 +74,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
     online::connect(ctx);
     junqi::connect(ctx);
     aeroplane::connect(ctx);
+    sealandair::connect(ctx);
     play::connect(ctx);
     history::connect(ctx);
     replay::connect(ctx);

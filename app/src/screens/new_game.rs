@@ -6,6 +6,7 @@ use crate::store::{Mode, NewGame};
 use qiguan_core::aeroplane::bot::Strength;
 use qiguan_core::aeroplane::{AeroplaneOptions, LaunchRule, ThreeSixes};
 use qiguan_core::junqi::{FlipColours, JunqiOptions, Visibility};
+use qiguan_core::sealandair::SeaLandAirOptions;
 use qiguan_core::xiangqi::{Xiangqi, XiangqiOptions};
 use qiguan_core::{AnyMatch, Match, Seat};
 use qiguan_ui::{NewGameAdapter, Screen};
@@ -31,6 +32,7 @@ pub fn open(ctx: &Rc<Ctx>, kind: &str) {
     ui.global::<NewGameAdapter>().set_game_index(match kind {
         "junqi" => 1,
         "aeroplane" => 2,
+        "sea-land-air" => 3,
         _ => 0,
     });
     ctx.go(Screen::NewGame);
@@ -123,11 +125,10 @@ fn start_aeroplane(ctx: &Rc<Ctx>) {
     }
 }
 
-fn start_junqi(ctx: &Rc<Ctx>) {
-    let ui = ctx.ui();
-    let a = ui.global::<NewGameAdapter>();
-    let options = junqi_options(&a);
-    let (players, computer) = if a.get_opponent() == 1 {
+/// The players' names and the computer's seat, for the two-seat games with a computer
+/// opponent (Junqi, Sea-land-air).
+fn two_seats(a: &NewGameAdapter<'_>) -> (Vec<String>, Option<Seat>) {
+    if a.get_opponent() == 1 {
         let human = if a.get_human_seat() == 1 {
             Seat::SECOND
         } else {
@@ -149,8 +150,32 @@ fn start_junqi(ctx: &Rc<Ctx>) {
             ],
             None,
         )
-    };
+    }
+}
+
+fn start_junqi(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let a = ui.global::<NewGameAdapter>();
+    let options = junqi_options(&a);
+    let (players, computer) = two_seats(&a);
     if let Err(e) = super::junqi::start(ctx, &options, players, computer) {
+        super::play::show_error(ctx, &e);
+    }
+}
+
+/// Returns the Sea-land-air options chosen on the screen.
+pub fn sealandair_options(a: &NewGameAdapter<'_>) -> SeaLandAirOptions {
+    SeaLandAirOptions {
+        open: a.get_sla_open(),
+        ..SeaLandAirOptions::default()
+    }
+}
+
+fn start_sealandair(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let a = ui.global::<NewGameAdapter>();
+    let (players, computer) = two_seats(&a);
+    if let Err(e) = super::sealandair::start(ctx, &sealandair_options(&a), players, computer) {
         super::play::show_error(ctx, &e);
     }
 }
@@ -171,6 +196,7 @@ fn start(ctx: &Rc<Ctx>) {
     match adapter.get_game_index() {
         1 => return start_junqi(ctx),
         2 => return start_aeroplane(ctx),
+        3 => return start_sealandair(ctx),
         _ => {}
     }
     let options = chosen_options(&adapter);
@@ -191,7 +217,10 @@ fn start(ctx: &Rc<Ctx>) {
 /// The game and its options chosen on the new-game screen (the correspondence screen shows the
 /// same choices), as core serializes them for a server.
 pub fn chosen_game(a: &NewGameAdapter<'_>) -> (qiguan_core::GameKind, serde_json::Value) {
-    if a.get_game_index() == 2 {
+    if a.get_game_index() == 3 {
+        let options = serde_json::to_value(sealandair_options(a)).unwrap_or_default();
+        (qiguan_core::GameKind::SeaLandAir, options)
+    } else if a.get_game_index() == 2 {
         let options = serde_json::to_value(aeroplane_options(a)).unwrap_or_default();
         (qiguan_core::GameKind::Aeroplane, options)
     } else if a.get_game_index() == 1 {

@@ -155,6 +155,7 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
             super::play::reload_if_open(ctx, &ids);
             super::junqi::reload_if_open(ctx, &ids);
             super::aeroplane::reload_if_open(ctx, &ids);
+            super::sealandair::reload_if_open(ctx, &ids);
             if ui.global::<qiguan_ui::Nav>().get_screen() == Screen::Home {
                 super::home::refresh(ctx);
             }
@@ -165,6 +166,7 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
             super::play::set_sync_status(ctx, online, pending);
             super::junqi::set_sync_status(ctx, online, pending);
             super::aeroplane::set_sync_status(ctx, online, pending);
+            super::sealandair::set_sync_status(ctx, online, pending);
         }
         Event::Failed { what, error } => {
             a.set_busy(false);

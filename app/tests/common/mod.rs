@@ -265,6 +265,117 @@ pub fn aeroplane_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     ui.global::<Nav>().invoke_back();
 }
 
+/// Index of a Sea-land-air point like "c5", "k4" or "sw".
+pub fn sla(name: &str) -> i32 {
+    name.parse::<qiguan_core::sealandair::Point>()
+        .expect("a Sea-land-air point")
+        .index() as i32
+}
+
+/// Taps Sea-land-air points in turn.
+pub fn sla_tap(app: &App, points: &[&str]) {
+    let a = app.window().global::<qiguan_app::ui::SlaAdapter>();
+    for p in points {
+        a.invoke_cell_clicked(sla(p));
+    }
+}
+
+/// Plays the seat on screen with core's computer, through taps on the board, until `stop`
+/// says so or the game ends; `limit` moves at most. Hand-over screens are passed.
+pub fn sla_drive(app: &App, dir: &Path, limit: usize, mut stop: impl FnMut(&App) -> bool) {
+    use qiguan_core::sealandair::{SeaLandAirMove, bot};
+    let a = app.window().global::<qiguan_app::ui::SlaAdapter>();
+    for n in 0..limit {
+        if a.get_phase() == "handover" {
+            a.invoke_handover_done();
+        }
+        if stop(app) || a.get_phase() != "play" {
+            return;
+        }
+        // The seat's own view, as the store's record replays it.
+        let (store, id) = latest_game(dir);
+        let record = store.load(id).expect("the game loads").record;
+        let game = qiguan_core::Match::<qiguan_core::sealandair::SeaLandAir>::from_record(&record)
+            .expect("the record replays");
+        let seat = qiguan_core::Seat::new(a.get_viewer() as u8).expect("a seat");
+        let view = game.view(qiguan_core::Viewer::Seat(seat)).game;
+        match bot::choose(&view, seat, n as u64) {
+            Some(SeaLandAirMove::Go(m)) => {
+                sla_tap(app, &[&m.from.to_string(), &m.to.to_string()]);
+            }
+            other => panic!("nothing to play: {other:?}"),
+        }
+    }
+}
+
+/// Sea-land-air: the new-game choices, the hand-over, deployment with a piece picked up, a
+/// game under way with a piece's moves shown (zoomed on a phone), a fight, the end and the
+/// review.
+pub fn sealandair_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
+    let ui = app.window();
+    let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
+    let a = ui.global::<qiguan_app::ui::SlaAdapter>();
+    ui.global::<HomeAdapter>()
+        .invoke_new_game("sea-land-air".into());
+    ng.set_opponent(0);
+    ng.set_red_name("Ann".into());
+    ng.set_black_name("Bo".into());
+    visit(app, "sealandair-new-game");
+    ng.invoke_start();
+    visit(app, "sealandair-handover");
+    a.invoke_handover_done();
+    sla_tap(app, &["c3"]);
+    visit(app, "sealandair-deploy");
+    sla_tap(app, &["c3"]);
+    a.invoke_deploy_ready();
+    a.invoke_handover_done();
+    a.invoke_deploy_ready();
+    a.invoke_handover_done();
+    // Red's fighter picked up: where it may fly and strike.
+    let fighter = (0..99)
+        .map(|i| qiguan_core::sealandair::Point::from_index(i).expect("a point"))
+        .find(|p| {
+            one(app, &p.to_string())
+                .accessible_description()
+                .is_some_and(|d| d.contains("战斗机") || d.ends_with("战机"))
+        })
+        .map(|p| p.to_string());
+    if let Some(f) = &fighter {
+        sla_tap(app, &[f]);
+    }
+    visit(app, "sealandair-play");
+    if let Some(f) = &fighter {
+        sla_tap(app, &[f]);
+    }
+    ui.global::<Nav>().invoke_back();
+
+    // Against the computer, to the end.
+    ui.global::<HomeAdapter>()
+        .invoke_new_game("sea-land-air".into());
+    ng.set_opponent(1);
+    ng.set_human_seat(0);
+    ng.invoke_start();
+    a.invoke_deploy_ready();
+    let data = app
+        .database_path()
+        .parent()
+        .expect("the data directory")
+        .to_path_buf();
+    sla_drive(app, &data, 30, |_| false);
+    if !a.get_battle().is_empty() {
+        a.set_banner_visible(true);
+        visit(app, "sealandair-battle");
+    }
+    sla_drive(app, &data, 600, |_| false);
+    visit(app, "sealandair-end");
+    a.set_show_end_dialog(false);
+    a.invoke_review();
+    a.invoke_review_step(-60);
+    visit(app, "sealandair-review");
+    ui.global::<Nav>().invoke_back();
+    ng.set_opponent(0);
+}
+
 /// Simulates what a phone's platform reports: system bars (safe-area insets, logical px)
 /// and an on-screen keyboard of this height at the bottom (0 for none).
 pub fn simulate_phone(app: &App, top: f32, bottom: f32, keyboard: f32) {
@@ -463,6 +574,7 @@ pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &s
     junqi_tour(&app, &mut visit);
     junqi_online_tour(&app, &mut visit);
     aeroplane_tour(&app, &mut visit);
+    sealandair_tour(&app, &mut visit);
 
     // Correspondence: the empty screen, then (as the worker would fill it) a game just
     // created with its invite code, a typed code, and games waiting, my turn first.

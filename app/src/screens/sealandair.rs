@@ -1,0 +1,1117 @@
+//! The Sea-land-air screen: deployment, pass-and-play behind the hand-over screen (or against
+//! the computer), correspondence through a server, moves and attacks on land, at sea and in the
+//! air, draw offers, the end, and a review of a finished game with every piece shown.
+//!
+//! In a game on this device, the device is the referee: it runs the computer player and shows
+//! each seat only that seat's view; every action is stored before it is shown. In a
+//! correspondence game the server referees: the device keeps only its seat's last view, queues
+//! the seat's actions (stored before they show as sent), and shows the server's answer.
+
+use super::handler;
+use super::handler0;
+use super::junqi::random_seed;
+use crate::app::Ctx;
+use crate::online::Command;
+use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing, StoreError};
+use crate::sync::ServerView;
+use qiguan_core::junqi::Side;
+use qiguan_core::sealandair::{
+    Deployment, Kind, Label, Layer, Move, Point, SeaLandAir, SeaLandAirEvent, SeaLandAirMove,
+    SeaLandAirOptions, SeaLandAirView, SeenPiece, SeenPlay, bot, map,
+};
+use qiguan_core::{
+    Action, Actor, AnyMatch, DrawOffer, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
+};
+use qiguan_ui::{Screen, SlaAdapter, SlaCell};
+use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Where the game's truth lives.
+enum Source {
+    /// This device is the referee and holds the whole game.
+    Local(Box<Match<SeaLandAir>>),
+    /// A server referees; this device holds its seat's last view.
+    Remote(Box<Seen>),
+}
+
+/// A correspondence game as the server last showed it to this seat.
+struct Seen {
+    server: ServerView,
+    view: MatchView<SeaLandAirView>,
+    options: SeaLandAirOptions,
+    /// This seat's actions queued for the server and not yet answered.
+    pending: Vec<String>,
+}
+
+/// A Sea-land-air game on the screen.
+pub struct SlaSession {
+    id: GameId,
+    source: Source,
+    players: [String; 2],
+    /// The seat the computer plays, if any.
+    computer: Option<Seat>,
+    remote: Option<RemoteGame>,
+    /// The seat whose view is on the screen.
+    viewer: Seat,
+    /// The hand-over screen is up: nothing of the board shows.
+    handover: bool,
+    selected: Option<Point>,
+    /// The viewer's deployment being arranged.
+    draft: Option<Deployment>,
+    /// In review: the number of actions shown.
+    review: Option<usize>,
+    /// The last action whose banner has been shown, and to which seat.
+    shown: RefCell<Option<(Seat, SeenPlay)>>,
+    cells: Rc<VecModel<SlaCell>>,
+    /// The orientation the board paths were last drawn for.
+    drawn_flipped: RefCell<Option<bool>>,
+}
+
+const fn side_of(seat: Seat) -> Side {
+    if seat.index() == 0 {
+        Side::South
+    } else {
+        Side::North
+    }
+}
+
+impl SlaSession {
+    /// The stored game on screen.
+    pub(crate) fn id(&self) -> GameId {
+        self.id
+    }
+
+    fn local(&self) -> Option<&Match<SeaLandAir>> {
+        match &self.source {
+            Source::Local(game) => Some(game),
+            Source::Remote(_) => None,
+        }
+    }
+
+    fn seen(&self) -> Option<&Seen> {
+        match &self.source {
+            Source::Local(_) => None,
+            Source::Remote(seen) => Some(seen),
+        }
+    }
+
+    fn options(&self) -> SeaLandAirOptions {
+        match &self.source {
+            Source::Local(game) => Rules::options(game.game()).clone(),
+            Source::Remote(seen) => seen.options.clone(),
+        }
+    }
+
+    fn view(&self) -> SeaLandAirView {
+        match &self.source {
+            Source::Local(game) => game.view(Viewer::Seat(self.viewer)).game,
+            Source::Remote(seen) => seen.view.game.clone(),
+        }
+    }
+
+    fn to_act(&self) -> ToAct {
+        match &self.source {
+            Source::Local(game) => game.to_act(),
+            Source::Remote(seen) => seen.view.to_act.clone(),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        match self.to_act() {
+            ToAct::Over(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    fn version(&self) -> usize {
+        match &self.source {
+            Source::Local(game) => game.version(),
+            Source::Remote(seen) => seen.view.version,
+        }
+    }
+
+    fn draw_offer(&self) -> Option<DrawOffer> {
+        match &self.source {
+            Source::Local(game) => game.draw_offer().cloned(),
+            Source::Remote(seen) => seen.view.draw_offer.clone(),
+        }
+    }
+
+    fn deploying(&self) -> bool {
+        match &self.source {
+            Source::Local(game) => game.game().deploying(),
+            Source::Remote(seen) => seen.view.game.deployed.iter().any(|d| !d),
+        }
+    }
+
+    /// The viewer's deployment waiting for the server, if any.
+    fn pending_deployment(&self) -> Option<Deployment> {
+        let seen = self.seen()?;
+        seen.pending
+            .iter()
+            .find_map(|a| a.strip_prefix("deploy:"))
+            .and_then(|text| Deployment::from_text(side_of(self.viewer), text).ok())
+    }
+
+    /// The actions the viewer may take now. A correspondence game takes nothing more while a
+    /// move waits for the server (a draw offer or answer may be followed by a move).
+    fn legal(&self) -> Vec<Action<SeaLandAirMove>> {
+        match &self.source {
+            Source::Local(game) => game.legal_actions(Actor::Seat(self.viewer)),
+            Source::Remote(seen) => {
+                let shared = |a: &str| matches!(a, "offer-draw" | "accept-draw" | "decline-draw");
+                if seen.pending.iter().any(|a| !shared(a)) {
+                    return Vec::new();
+                }
+                seen.server
+                    .legal_actions
+                    .iter()
+                    .filter(|a| !seen.pending.contains(a))
+                    .filter(|a| !(seen.pending.iter().any(|p| shared(p)) && shared(a)))
+                    .filter_map(|a| a.parse().ok())
+                    .collect()
+            }
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        self.legal()
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Play(SeaLandAirMove::Go(m)) => Some(m),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The seat this device always shows: the person's against the computer, its own in a
+    /// correspondence game; none in pass-and-play.
+    fn fixed_seat(&self) -> Option<Seat> {
+        self.computer
+            .map(|bot| bot.next(2))
+            .or_else(|| self.remote.as_ref().and_then(|r| Seat::new(r.seat)))
+    }
+
+    /// North at the bottom when North is looking.
+    fn flipped(&self) -> bool {
+        side_of(self.viewer) == Side::North
+    }
+}
+
+pub fn connect(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let a = ui.global::<SlaAdapter>();
+    a.on_cell_clicked(handler(ctx, |ctx, i: i32| cell_clicked(ctx, i)));
+    a.on_handover_done(handler0(ctx, |ctx| {
+        if let Some(s) = ctx.sealandair.borrow_mut().as_mut() {
+            s.handover = false;
+        }
+        refresh(ctx);
+    }));
+    a.on_deploy_random(handler0(ctx, |ctx| {
+        if let Some(s) = ctx.sealandair.borrow_mut().as_mut()
+            && s.draft.is_some()
+        {
+            s.draft = Some(Deployment::sensible(side_of(s.viewer), random_seed()));
+            s.selected = None;
+        }
+        refresh(ctx);
+    }));
+    a.on_deploy_ready(handler0(ctx, |ctx| {
+        let chosen = ctx.sealandair.borrow().as_ref().and_then(|s| {
+            let d = s.draft.as_ref()?;
+            d.validate().ok()?;
+            Some((s.viewer, SeaLandAirMove::Deploy(d.to_text())))
+        });
+        if let Some((seat, mv)) = chosen {
+            act(ctx, Actor::Seat(seat), Action::Play(mv));
+        }
+    }));
+    a.on_resign(handler0(ctx, |ctx| viewer_acts(ctx, Action::Resign)));
+    a.on_offer_draw(handler0(ctx, |ctx| viewer_acts(ctx, Action::OfferDraw)));
+    a.on_answer_draw(handler(ctx, |ctx, accept: bool| {
+        viewer_acts(
+            ctx,
+            if accept {
+                Action::AcceptDraw
+            } else {
+                Action::DeclineDraw
+            },
+        )
+    }));
+    a.on_review(handler0(ctx, |ctx| {
+        if let Some(s) = ctx.sealandair.borrow_mut().as_mut()
+            && s.local().is_some()
+        {
+            s.review = Some(s.version());
+            s.selected = None;
+        }
+        refresh(ctx);
+    }));
+    a.on_review_step(handler(ctx, |ctx, step: i32| {
+        if let Some(s) = ctx.sealandair.borrow_mut().as_mut()
+            && let Some(at) = s.review
+        {
+            let next = at as i64 + step as i64;
+            s.review = Some(next.clamp(0, s.version() as i64) as usize);
+        }
+        refresh(ctx);
+    }));
+    a.on_new_game(handler0(ctx, |ctx| {
+        ctx.ui().global::<SlaAdapter>().set_show_end_dialog(false);
+        ctx.reset_to(Screen::Home);
+        super::new_game::open(ctx, "sea-land-air");
+    }));
+}
+
+/// The viewer resigns, offers a draw or answers one.
+fn viewer_acts(ctx: &Rc<Ctx>, action: Action<SeaLandAirMove>) {
+    let seat = ctx.sealandair.borrow().as_ref().map(|s| s.viewer);
+    if let Some(seat) = seat {
+        act(ctx, Actor::Seat(seat), action);
+    }
+}
+
+/// Starts a new game on this device: stores it, lets the computer deploy, and opens it.
+pub fn start(
+    ctx: &Rc<Ctx>,
+    options: &SeaLandAirOptions,
+    players: Vec<String>,
+    computer: Option<Seat>,
+) -> Result<GameId, String> {
+    let game: Match<SeaLandAir> = Match::new(options, None).map_err(|e| e.to_string())?;
+    let mode = computer.map_or(Mode::PassAndPlay, |s| Mode::Computer(s.index() as u8));
+    let any = AnyMatch::SeaLandAir(game.clone());
+    let mut new = NewGame::from_match(&any, mode, players);
+    new.kind = qiguan_core::GameKind::SeaLandAir;
+    let standing = Standing::new(&[], game.outcome());
+    let now = ctx.now();
+    let id = ctx
+        .with_store(|store| store.create_game_with(&new, &[], &standing, now))
+        .map_err(|e| e.to_string())?;
+    ctx.reset_to(Screen::Home);
+    open(ctx, id);
+    Ok(id)
+}
+
+/// Loads a stored game and shows it, behind the hand-over screen.
+pub fn open(ctx: &Rc<Ctx>, id: GameId) {
+    match load(ctx, id) {
+        Ok(mut session) => {
+            run_computer(ctx, &mut session);
+            settle_viewer(&mut session, true);
+            let online = session.remote.is_some();
+            *ctx.sealandair.borrow_mut() = Some(session);
+            let ui = ctx.ui();
+            let a = ui.global::<SlaAdapter>();
+            a.set_show_end_dialog(false);
+            a.set_confirm_resign(false);
+            a.set_sync_status("".into());
+            refresh(ctx);
+            ctx.go(Screen::Sealandair);
+            if online {
+                ctx.send(Command::Watch(Some(id)));
+                ctx.send(Command::Flush);
+            }
+        }
+        Err(e) => super::play::show_error(ctx, &e),
+    }
+}
+
+fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<SlaSession, String> {
+    let (stored, remote, kept, outbox) = ctx
+        .with_store(|store| {
+            let stored = store.load(id)?;
+            let remote = store.remote(id)?;
+            let kept = store.seat_view(id)?;
+            let outbox = store.outbox()?;
+            Ok((stored, remote, kept, outbox))
+        })
+        .map_err(|e| e.to_string())?;
+    let source = match kept {
+        Some(json) => {
+            let server: ServerView = serde_json::from_str(&json)
+                .map_err(|e| format!("the kept view of game {}: {e}", id.0))?;
+            let view: MatchView<SeaLandAirView> = serde_json::from_value(server.view.clone())
+                .map_err(|e| format!("the kept view of game {}: {e}", id.0))?;
+            let options: SeaLandAirOptions =
+                serde_json::from_value(stored.record.options.clone()).unwrap_or_default();
+            let pending = outbox
+                .into_iter()
+                .filter(|e| e.game_id == id)
+                .map(|e| e.action)
+                .collect();
+            Source::Remote(Box::new(Seen {
+                server,
+                view,
+                options,
+                pending,
+            }))
+        }
+        None => Source::Local(Box::new(Match::from_record(&stored.record).map_err(
+            |e| {
+                StoreError::BadRecord {
+                    id,
+                    detail: e.to_string(),
+                }
+                .to_string()
+            },
+        )?)),
+    };
+    let name = |i: usize| stored.summary.players.get(i).cloned().unwrap_or_default();
+    let computer = match stored.summary.mode {
+        Mode::Computer(seat) => Seat::new(seat),
+        _ => None,
+    };
+    let viewer = remote
+        .as_ref()
+        .and_then(|r| Seat::new(r.seat))
+        .unwrap_or(Seat::FIRST);
+    Ok(SlaSession {
+        id,
+        source,
+        players: [name(0), name(1)],
+        computer,
+        remote,
+        viewer,
+        handover: false,
+        selected: None,
+        draft: None,
+        review: None,
+        shown: RefCell::new(None),
+        cells: Rc::new(VecModel::default()),
+        drawn_flipped: RefCell::new(None),
+    })
+}
+
+/// Reloads the open game if the sync worker changed it, keeping a deployment being arranged.
+pub fn reload_if_open(ctx: &Rc<Ctx>, ids: &[GameId]) {
+    let Some(id) = ctx.sealandair.borrow().as_ref().map(|s| s.id) else {
+        return;
+    };
+    if !ids.contains(&id) || ctx.ui().global::<qiguan_ui::Nav>().get_screen() != Screen::Sealandair
+    {
+        return;
+    }
+    let (was_over, draft, selected, shown) = match ctx.sealandair.borrow_mut().as_mut() {
+        Some(s) => (
+            s.outcome().is_some(),
+            s.draft.take(),
+            s.selected,
+            s.shown.take(),
+        ),
+        None => return,
+    };
+    match load(ctx, id) {
+        Ok(mut session) => {
+            session.shown = RefCell::new(shown);
+            session.draft = draft;
+            session.selected = selected;
+            settle_viewer(&mut session, false);
+            let over = session.outcome().is_some();
+            *ctx.sealandair.borrow_mut() = Some(session);
+            if over && !was_over {
+                ctx.ui().global::<SlaAdapter>().set_show_end_dialog(true);
+            }
+            refresh(ctx);
+        }
+        Err(e) => super::play::show_error(ctx, &e),
+    }
+}
+
+/// Shows whether the open correspondence game's actions have reached the server.
+pub fn set_sync_status(ctx: &Rc<Ctx>, online: bool, pending: usize) {
+    if ctx
+        .sealandair
+        .borrow()
+        .as_ref()
+        .is_none_or(|s| s.remote.is_none())
+    {
+        return;
+    }
+    let status = match super::sync_status(online, pending) {
+        Some(status) => status,
+        None if !online => "offline-idle",
+        None => "",
+    };
+    ctx.ui()
+        .global::<SlaAdapter>()
+        .set_sync_status(status.into());
+}
+
+/// Picks whose view shows and raises the hand-over screen when the view passes to the other
+/// player (unless open mode has nothing left to hide).
+fn settle_viewer(s: &mut SlaSession, opening: bool) {
+    if s.outcome().is_some() {
+        s.draft = None;
+        return;
+    }
+    let fixed = s.fixed_seat();
+    let next = match (fixed, s.to_act()) {
+        (Some(seat), _) => seat,
+        (None, ToAct::Seat(seat)) => seat,
+        (None, ToAct::Seats(list)) => list.first().copied().unwrap_or(s.viewer),
+        (None, _) => s.viewer,
+    };
+    let changed = next != s.viewer;
+    s.viewer = next;
+    let secrets = !s.options().open || s.deploying();
+    if fixed.is_none() && secrets && (changed || opening) {
+        s.handover = true;
+    }
+    if changed {
+        s.selected = None;
+        s.draft = None;
+    }
+    let deployed = s.view().deployed[next.index()] || s.pending_deployment().is_some();
+    if !s.deploying() || deployed {
+        s.draft = None;
+    } else if s.draft.is_none() {
+        s.draft = Some(Deployment::sensible(side_of(next), random_seed()));
+    }
+}
+
+/// Lets the computer act for as long as it is due, storing each action: it answers a draw
+/// offer (accepting only when it has fewer pieces), then deploys or moves.
+fn run_computer(ctx: &Rc<Ctx>, s: &mut SlaSession) {
+    let Some(bot_seat) = s.computer else { return };
+    for _ in 0..4 {
+        let Some(game) = s.local() else { return };
+        let actor = Actor::Seat(bot_seat);
+        let view = game.game().view(Viewer::Seat(bot_seat));
+        let answerable = game.legal_actions(actor).contains(&Action::AcceptDraw);
+        let action = if answerable {
+            let mine = view
+                .pieces
+                .iter()
+                .filter(|p| p.side == side_of(bot_seat))
+                .count();
+            if mine + 2 <= view.pieces.len() - mine {
+                Action::AcceptDraw
+            } else {
+                Action::DeclineDraw
+            }
+        } else {
+            if !game.to_act().includes(actor) {
+                return;
+            }
+            match bot::choose(&view, bot_seat, random_seed()) {
+                Some(mv) => Action::Play(mv),
+                None => return,
+            }
+        };
+        if let Err(e) = store_and_apply(ctx, s, actor, &action) {
+            super::play::show_error(ctx, &e);
+            return;
+        }
+    }
+}
+
+/// Applies an action to a copy of the match, stores it, then makes it the session's state.
+fn store_and_apply(
+    ctx: &Rc<Ctx>,
+    s: &mut SlaSession,
+    actor: Actor,
+    action: &Action<SeaLandAirMove>,
+) -> Result<(), String> {
+    let Source::Local(game) = &mut s.source else {
+        return Err("a correspondence game takes its moves from the server".into());
+    };
+    let mut next = game.clone();
+    next.apply(actor, action).map_err(|e| e.to_string())?;
+    let from = game.version();
+    let entries = next.actions()[from..].to_vec();
+    let standing = Standing::new(next.actions(), next.outcome());
+    let now = ctx.now();
+    let id = s.id;
+    ctx.with_store(|store| {
+        store.in_transaction(|store| {
+            for (i, entry) in entries.iter().enumerate() {
+                store.append_action(id, from + i, entry, &standing, now)?;
+            }
+            Ok(())
+        })
+    })
+    .map_err(|e| e.to_string())?;
+    *game = next;
+    s.selected = None;
+    Ok(())
+}
+
+/// Queues a correspondence game's action for the server (stored before it shows as sent).
+fn queue_remote(
+    ctx: &Rc<Ctx>,
+    s: &mut SlaSession,
+    action: &Action<SeaLandAirMove>,
+) -> Result<(), String> {
+    let id = s.id;
+    let Source::Remote(seen) = &mut s.source else {
+        return Err("not a correspondence game".into());
+    };
+    let text = action.to_string();
+    ctx.with_store(|store| Ok(crate::sync::queue_hidden(store, id, &seen.server, &text)))
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?;
+    seen.pending.push(text);
+    s.selected = None;
+    s.draft = None;
+    ctx.send(Command::Flush);
+    Ok(())
+}
+
+/// A player's action: stored, then the computer's answer, then shown.
+fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<SeaLandAirMove>) {
+    let Some(mut s) = ctx.sealandair.borrow_mut().take() else {
+        return;
+    };
+    let remote = s.seen().is_some();
+    let result = if remote {
+        queue_remote(ctx, &mut s, &action)
+    } else {
+        store_and_apply(ctx, &mut s, actor, &action)
+    };
+    if result.is_ok() {
+        run_computer(ctx, &mut s);
+        settle_viewer(&mut s, false);
+    }
+    let over = s.outcome().is_some();
+    *ctx.sealandair.borrow_mut() = Some(s);
+    match result {
+        Err(e) => super::play::show_error(ctx, &e),
+        Ok(()) if over => ctx.ui().global::<SlaAdapter>().set_show_end_dialog(true),
+        Ok(()) if remote => ctx
+            .ui()
+            .global::<SlaAdapter>()
+            .set_sync_status("sending".into()),
+        Ok(()) => {}
+    }
+    refresh(ctx);
+}
+
+fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
+    let Some(p) = usize::try_from(index).ok().and_then(Point::from_index) else {
+        return;
+    };
+    let chosen = {
+        let mut guard = ctx.sealandair.borrow_mut();
+        let Some(s) = guard.as_mut() else { return };
+        if s.handover || s.review.is_some() || s.outcome().is_some() {
+            return;
+        }
+        if let Some(draft) = s.draft.as_mut() {
+            // Deployment: tap two of your pieces of one kind of place to swap them.
+            let has = draft.kind_at(p).is_some();
+            match s.selected {
+                _ if !has => s.selected = None,
+                Some(first) if first == p => s.selected = None,
+                Some(first) if same_place(first, p) => {
+                    draft.swap(first, p);
+                    s.selected = None;
+                }
+                _ => s.selected = Some(p),
+            }
+            None
+        } else {
+            let legal = s.legal_moves();
+            match s.selected {
+                Some(from) if from == p => {
+                    s.selected = None;
+                    None
+                }
+                Some(from) => match legal.iter().find(|m| m.from == from && m.to == p) {
+                    Some(m) => Some(*m),
+                    None => {
+                        s.selected = legal.iter().any(|m| m.from == p).then_some(p);
+                        None
+                    }
+                },
+                None => {
+                    s.selected = legal.iter().any(|m| m.from == p).then_some(p);
+                    None
+                }
+            }
+        }
+    };
+    match chosen {
+        Some(mv) => {
+            let seat = ctx.sealandair.borrow().as_ref().map(|s| s.viewer);
+            if let Some(seat) = seat {
+                act(ctx, Actor::Seat(seat), Action::Play(SeaLandAirMove::Go(mv)));
+            }
+        }
+        None => refresh(ctx),
+    }
+}
+
+/// Two placement points of the same kind of place (land, sea, airport).
+fn same_place(a: Point, b: Point) -> bool {
+    a.layer() == b.layer()
+}
+
+/// Pushes the session to the screen.
+pub fn refresh(ctx: &Rc<Ctx>) {
+    let guard = ctx.sealandair.borrow();
+    let Some(s) = guard.as_ref() else { return };
+    let ui = ctx.ui();
+    let a = ui.global::<SlaAdapter>();
+    let options = s.options();
+    let outcome = s.outcome();
+    let over = outcome.is_some();
+    let view = s.view();
+    let flipped = s.flipped();
+    if *s.drawn_flipped.borrow() != Some(flipped) {
+        draw_paths(&a, flipped);
+        *s.drawn_flipped.borrow_mut() = Some(flipped);
+    }
+    let phase = if s.handover {
+        "handover"
+    } else if s.review.is_some() {
+        "review"
+    } else if over {
+        "over"
+    } else if s.draft.is_some() {
+        "deploy"
+    } else {
+        "play"
+    };
+    let cells = match (s.review, s.local()) {
+        (Some(at), Some(game)) => review_cells(game, at, flipped),
+        _ if s.handover => base_cells(flipped),
+        _ => view_cells(s, &view, flipped),
+    };
+    crate::board_view::sync(&s.cells, cells);
+    a.set_cells(ModelRc::from(s.cells.clone()));
+    a.set_phase(phase.into());
+    a.set_viewer(s.viewer.index() as i32);
+    a.set_to_move(match s.to_act() {
+        ToAct::Seat(seat) => seat.index() as i32,
+        _ => -1,
+    });
+    a.set_bottom_seat(s.viewer.index() as i32);
+    a.set_names(ModelRc::new(VecModel::from(
+        s.players
+            .iter()
+            .map(|n| SharedString::from(n.as_str()))
+            .collect::<Vec<_>>(),
+    )));
+    a.set_computer(ModelRc::new(VecModel::from(vec![
+        s.computer == Some(Seat::FIRST),
+        s.computer == Some(Seat::SECOND),
+    ])));
+    a.set_quiet_left(options.quiet_plies as i32 - view.quiet_plies as i32);
+    a.set_result(super::play::result_code(outcome.as_ref().map(|o| &o.result)).into());
+    a.set_reason(outcome.map(|o| o.reason.as_str()).unwrap_or("").into());
+    set_banner(&a, s, &view, matches!(phase, "play" | "over"));
+    a.set_flag_misplaced(
+        s.draft
+            .as_ref()
+            .and_then(|d| d.pieces.iter().find(|(_, k)| *k == Kind::Flag))
+            .filter(|(p, _)| p.label() != Label::City)
+            .map(|(p, _)| p.to_string())
+            .unwrap_or_default()
+            .into(),
+    );
+    let (sel_piece, sel_moves, sel_strikes) = match (s.selected, s.draft.is_none()) {
+        (Some(from), true) => {
+            let moves: Vec<Move> = s
+                .legal_moves()
+                .into_iter()
+                .filter(|m| m.from == from)
+                .collect();
+            let piece = view
+                .pieces
+                .iter()
+                .find(|p| p.at == from.to_string())
+                .and_then(|p| p.kind)
+                .map(Kind::chinese)
+                .unwrap_or("");
+            let strikes = moves.iter().filter(|m| m.remote).count();
+            (piece, (moves.len() - strikes) as i32, strikes as i32)
+        }
+        _ => ("", 0, 0),
+    };
+    a.set_sel_piece(sel_piece.into());
+    a.set_sel_moves(sel_moves);
+    a.set_sel_strikes(sel_strikes);
+    a.set_review_ply(s.review.unwrap_or(0) as i32);
+    a.set_review_plies(s.version() as i32);
+    let legal = if over { Vec::new() } else { s.legal() };
+    a.set_can_offer_draw(legal.contains(&Action::OfferDraw));
+    a.set_can_answer_draw(legal.contains(&Action::AcceptDraw));
+    a.set_can_resign(legal.contains(&Action::Resign));
+    let pending_offer = s
+        .seen()
+        .is_some_and(|seen| seen.pending.iter().any(|p| p == "offer-draw"));
+    a.set_draw_offered_by(match s.draw_offer() {
+        Some(offer) => offer.by.index() as i32,
+        None if pending_offer => s.viewer.index() as i32,
+        None => -1,
+    });
+    a.set_online(s.remote.is_some());
+    let waiting = match (&s.remote, s.seen()) {
+        (Some(r), _) if r.invite_code.is_some() => "join",
+        (Some(_), Some(seen)) if !seen.pending.is_empty() => "sending",
+        (Some(_), Some(_)) if s.deploying() && s.draft.is_none() => "deploy",
+        (Some(_), Some(_)) if !over && !s.to_act().includes(Actor::Seat(s.viewer)) => "turn",
+        _ => "",
+    };
+    a.set_waiting(waiting.into());
+    a.set_invite(
+        s.remote
+            .as_ref()
+            .and_then(|r| r.invite_code.clone())
+            .unwrap_or_default()
+            .into(),
+    );
+}
+
+/// The last fight, as far as the viewer may know it, and what its recon just saw.
+fn set_banner(a: &SlaAdapter<'_>, s: &SlaSession, view: &SeaLandAirView, may_show: bool) {
+    let mut battle = "";
+    let mut at = String::new();
+    let mut attacker = String::new();
+    let mut defender = String::new();
+    let mut attacker_colour = -1;
+    let name = |piece: &Option<SeenPiece>| -> String {
+        match piece {
+            Some(p) => p.kind.map_or_else(|| "?".into(), |k| k.short().into()),
+            None => String::new(),
+        }
+    };
+    let last = view.last.as_ref().filter(|_| s.review.is_none());
+    if let Some(last) = last {
+        match &last.event {
+            SeaLandAirEvent::Battle {
+                mv,
+                attacker_removed,
+                defender_removed,
+                sent_home,
+                ..
+            } => {
+                let flag = last
+                    .defender
+                    .as_ref()
+                    .is_some_and(|d| d.kind == Some(Kind::Flag))
+                    && *defender_removed;
+                battle = match (
+                    flag,
+                    sent_home.is_some(),
+                    attacker_removed,
+                    defender_removed,
+                ) {
+                    (true, ..) => "flag",
+                    (_, true, ..) => "home",
+                    (_, _, true, true) => "both",
+                    (_, _, false, true) => "won",
+                    (_, _, true, false) => "lost",
+                    (_, _, false, false) => "nothing",
+                };
+                at = mv
+                    .parse::<Move>()
+                    .map(|m| m.to.to_string())
+                    .unwrap_or_default();
+                attacker = name(&last.mover);
+                defender = name(&last.defender);
+                attacker_colour = last.mover.as_ref().map_or(-1, |p| p.side as i32);
+            }
+            SeaLandAirEvent::Retreated { mv, shot_down } => {
+                battle = if *shot_down { "shot-down" } else { "retreat" };
+                at = mv
+                    .parse::<Move>()
+                    .map(|m| m.to.to_string())
+                    .unwrap_or_default();
+            }
+            _ => {}
+        }
+    }
+    a.set_battle(battle.into());
+    a.set_battle_at(at.into());
+    a.set_battle_attacker(attacker.into());
+    a.set_battle_defender(defender.into());
+    a.set_battle_attacker_colour(attacker_colour);
+    a.set_spotted(0);
+    if may_show && let Some(last) = last {
+        let key = (s.viewer, last.clone());
+        if s.shown.borrow().as_ref() != Some(&key) {
+            *s.shown.borrow_mut() = Some(key);
+            // The viewer's own recon flight: how many pieces it revealed.
+            let mine = last
+                .mover
+                .as_ref()
+                .is_some_and(|m| m.side == side_of(s.viewer) && m.kind == Some(Kind::Recon));
+            if mine
+                && let SeaLandAirEvent::Moved { mv } | SeaLandAirEvent::Battle { mv, .. } =
+                    &last.event
+                && let Ok(m) = mv.parse::<Move>()
+            {
+                let over = qiguan_core::sealandair::Board::default().flown_over(m.from, m.to);
+                let seen = view
+                    .pieces
+                    .iter()
+                    .filter(|p| p.side != side_of(s.viewer) && p.kind.is_some())
+                    .filter(|p| p.at.parse::<Point>().is_ok_and(|q| over.contains(&q)))
+                    .count();
+                a.set_spotted(seen as i32);
+            }
+            a.set_banner_visible(!battle.is_empty() || a.get_spotted() > 0);
+        }
+    }
+}
+
+/// Board units for a point: positions turned for a North viewer, 1.5 units of margin.
+fn xy(p: Point, flipped: bool) -> (f32, f32) {
+    let (x, y) = p.position();
+    let (x, y) = if flipped { (12 - x, 22 - y) } else { (x, y) };
+    (x as f32 + 3.5, (24 - y) as f32 + 1.5)
+}
+
+fn base_cell(p: Point, flipped: bool) -> SlaCell {
+    let (x, y) = xy(p, flipped);
+    let layer = match p.layer() {
+        _ if p == Point::BRIDGE => 4,
+        Layer::Land => 0,
+        Layer::Sea => 1,
+        Layer::Dot => 2,
+        Layer::Airport => 3,
+    };
+    let tag = match p.label() {
+        Label::City => "城",
+        Label::CannonPlacement => "炮",
+        Label::ArmyPost => "兵",
+        Label::NavyPlacement => "海",
+        Label::Port => "港",
+        _ => "",
+    };
+    SlaCell {
+        label: p.to_string().into(),
+        x,
+        y,
+        layer,
+        tag: tag.into(),
+        placement: p.is_placement(),
+        side: -1,
+        ..SlaCell::default()
+    }
+}
+
+/// The empty board, for behind the hand-over screen.
+fn base_cells(flipped: bool) -> Vec<SlaCell> {
+    Point::all().map(|p| base_cell(p, flipped)).collect()
+}
+
+fn put(cell: &mut SlaCell, side: Side, kind: Option<Kind>) {
+    cell.side = side as i32;
+    match kind {
+        Some(kind) => cell.piece = kind.short().into(),
+        None => cell.unknown = true,
+    }
+}
+
+/// The viewer's picture: its draft (or the deployment it sent) while deploying, else its view,
+/// with its marks.
+fn view_cells(s: &SlaSession, view: &SeaLandAirView, flipped: bool) -> Vec<SlaCell> {
+    let mut cells = base_cells(flipped);
+    if let Some(draft) = s.draft.clone().or_else(|| s.pending_deployment()) {
+        for (p, kind) in &draft.pieces {
+            let c = &mut cells[p.index()];
+            put(c, draft.side, Some(*kind));
+            c.selected = s.selected == Some(*p);
+            // Where the selected piece may go: the other places of its kind.
+            if let Some(sel) = s.selected
+                && sel != *p
+                && same_place(sel, *p)
+            {
+                c.target = true;
+            }
+        }
+        return cells;
+    }
+    for seen in &view.pieces {
+        if let Ok(p) = seen.at.parse::<Point>() {
+            let c = &mut cells[p.index()];
+            put(c, seen.side, seen.kind);
+            c.survived = seen.survived_fire;
+        }
+    }
+    if let Some(from) = s.selected {
+        cells[from.index()].selected = true;
+        for m in s.legal_moves().into_iter().filter(|m| m.from == from) {
+            if m.remote {
+                cells[m.to.index()].strike = true;
+            } else {
+                cells[m.to.index()].target = true;
+            }
+        }
+    }
+    if let Some(last) = &view.last {
+        match &last.event {
+            SeaLandAirEvent::Moved { mv }
+            | SeaLandAirEvent::Battle { mv, .. }
+            | SeaLandAirEvent::Retreated { mv, .. } => {
+                if let Ok(m) = mv.parse::<Move>() {
+                    cells[m.from.index()].last = true;
+                    cells[m.to.index()].last = true;
+                    if matches!(last.event, SeaLandAirEvent::Battle { .. }) {
+                        cells[m.to.index()].battle = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for action in s.seen().map(|seen| seen.pending.as_slice()).unwrap_or(&[]) {
+        if let Ok(SeaLandAirMove::Go(m)) = action.parse::<SeaLandAirMove>() {
+            cells[m.from.index()].selected = true;
+            cells[m.to.index()].target = true;
+        }
+    }
+    cells
+}
+
+/// The board after `at` actions of a finished game, every piece shown.
+fn review_cells(game: &Match<SeaLandAir>, at: usize, flipped: bool) -> Vec<SlaCell> {
+    let mut record = game.record();
+    record.actions.truncate(at);
+    let mut cells = base_cells(flipped);
+    let Ok(past) = Match::<SeaLandAir>::from_record(&record) else {
+        return cells;
+    };
+    let g = past.game();
+    if g.deploying() {
+        for d in [Side::South, Side::North]
+            .into_iter()
+            .filter_map(|side| g.deployment(side))
+        {
+            for (p, kind) in &d.pieces {
+                put(&mut cells[p.index()], d.side, Some(*kind));
+            }
+        }
+        return cells;
+    }
+    for (p, piece) in g.board().pieces() {
+        put(&mut cells[p.index()], piece.side, Some(piece.kind));
+    }
+    if let Some(entry) = record.actions.last()
+        && let Ok(m) = entry.action.parse::<Move>()
+    {
+        cells[m.from.index()].last = true;
+        cells[m.to.index()].last = true;
+    }
+    cells
+}
+
+fn segment(a: (f32, f32), b: (f32, f32)) -> String {
+    format!("M {:.3} {:.3} L {:.3} {:.3}", a.0, a.1, b.0, b.1)
+}
+
+/// Pieces of the segment a–b: `on` long, every `every`, as path commands (Slint's paths have no
+/// dash pattern).
+fn dashes(a: (f32, f32), b: (f32, f32), on: f32, every: f32) -> Vec<String> {
+    let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
+    let n = (len / every).floor().max(1.0) as usize;
+    let step = len / n as f32;
+    let at = |d: f32| (a.0 + (b.0 - a.0) * d / len, a.1 + (b.1 - a.1) * d / len);
+    (0..n)
+        .map(|k| {
+            let start = k as f32 * step + (step - on) / 2.0;
+            segment(at(start), at(start + on))
+        })
+        .collect()
+}
+
+fn shifted(a: (f32, f32), b: (f32, f32), d: f32) -> ((f32, f32), (f32, f32)) {
+    let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt().max(1e-6);
+    let (nx, ny) = (-(b.1 - a.1) / len * d, (b.0 - a.0) / len * d);
+    ((a.0 + nx, a.1 + ny), (b.0 + nx, b.1 + ny))
+}
+
+/// Draws every line of the board from core's data, for this orientation.
+fn draw_paths(a: &SlaAdapter<'_>, flipped: bool) {
+    let m = map();
+    let at = |p: Point| xy(p, flipped);
+    let mut roads = Vec::new();
+    let mut rails = Vec::new();
+    let mut rail_dashes = Vec::new();
+    let mut sea = Vec::new();
+    for p in Point::all() {
+        for l in m.land.links(p.index()).iter().filter(|l| l.to > p.index()) {
+            let Some(q) = Point::from_index(l.to) else {
+                continue;
+            };
+            if l.rail {
+                rails.push(segment(at(p), at(q)));
+                rail_dashes.extend(dashes(at(p), at(q), 0.4, 0.8));
+            } else {
+                roads.push(segment(at(p), at(q)));
+            }
+        }
+        for l in m.sea.links(p.index()).iter().filter(|l| l.to > p.index()) {
+            if let Some(q) = Point::from_index(l.to) {
+                sea.push(segment(at(p), at(q)));
+            }
+        }
+    }
+    let mut landings = Vec::new();
+    for &(port, land) in &m.landings {
+        for d in [-0.14, 0.14] {
+            let (x, y) = shifted(at(port), at(land), d);
+            landings.push(segment(x, y));
+        }
+    }
+    let mut flights = Vec::new();
+    for line in &m.flights {
+        for pair in line.windows(2) {
+            flights.extend(dashes(at(pair[0]), at(pair[1]), 0.1, 0.35));
+        }
+    }
+    let mut routes = Vec::new();
+    for route in &m.routes {
+        for pair in route.windows(2) {
+            routes.extend(dashes(at(pair[0]), at(pair[1]), 0.7, 1.2));
+        }
+    }
+    let mut arrows = Vec::new();
+    let mut heads = Vec::new();
+    for &(tail, head) in &m.arrows {
+        let back = m.arrows.contains(&(head, tail));
+        if back && head < tail {
+            continue;
+        }
+        let (t, h) = shifted(at(tail), at(head), 0.35);
+        let len = ((h.0 - t.0).powi(2) + (h.1 - t.1).powi(2)).sqrt();
+        let (ux, uy) = ((h.0 - t.0) / len, (h.1 - t.1) / len);
+        let t = (t.0 + ux * 0.6, t.1 + uy * 0.6);
+        let h = (h.0 - ux * 0.6, h.1 - uy * 0.6);
+        arrows.push(segment(t, h));
+        let mut tip = |tip: (f32, f32), dx: f32, dy: f32| {
+            let base = (tip.0 - dx * 0.45, tip.1 - dy * 0.45);
+            heads.push(format!(
+                "M {:.3} {:.3} L {:.3} {:.3} L {:.3} {:.3} Z",
+                tip.0,
+                tip.1,
+                base.0 - dy * 0.22,
+                base.1 + dx * 0.22,
+                base.0 + dy * 0.22,
+                base.1 - dx * 0.22
+            ));
+        };
+        tip(h, ux, uy);
+        if back {
+            tip(t, -ux, -uy);
+        }
+    }
+    let y = xy(Point::BRIDGE, flipped).1;
+    a.set_line_path(segment((0.3, y), (18.7, y)).into());
+    a.set_road_path(roads.join(" ").into());
+    a.set_rail_path(rails.join(" ").into());
+    a.set_rail_dashes(rail_dashes.join(" ").into());
+    a.set_sea_path(sea.join(" ").into());
+    a.set_landing_path(landings.join(" ").into());
+    a.set_flight_path(flights.join(" ").into());
+    a.set_route_path(routes.join(" ").into());
+    a.set_arrow_path(arrows.join(" ").into());
+    a.set_arrow_heads(heads.join(" ").into());
+    a.set_flipped(flipped);
+    a.set_sea_x(if flipped { 2.5 } else { 12.5 });
+}

@@ -1,0 +1,195 @@
+//! Sea-land-air through the app: the hand-over screen hides everything until the tap, a seat
+//! never sees the other's hidden pieces, deployment swaps within land, sea and air, the flag
+//! kept in the city, every action stored before it shows, a game against the computer to its
+//! end, its review with every piece shown, and the game reopened from history.
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+mod common;
+
+use common::{latest_game, point, sla_drive, sla_tap, start, stored_actions};
+use qiguan_app::settings::Language;
+use qiguan_app::ui::{HomeAdapter, NewGameAdapter, SlaAdapter};
+use qiguan_core::sealandair::Point;
+use slint::ComponentHandle;
+
+fn all_points() -> Vec<String> {
+    (0..99)
+        .map(|i| Point::from_index(i).unwrap().to_string())
+        .collect()
+}
+
+/// What each point's description names, for the points with a piece.
+fn seen(app: &qiguan_app::App) -> Vec<(String, String)> {
+    all_points()
+        .into_iter()
+        .map(|p| {
+            let d = point(app, &p);
+            (p, d)
+        })
+        .filter(|(_, d)| d.starts_with("Red") || d.starts_with("Blue"))
+        .collect()
+}
+
+fn count(app: &qiguan_app::App, prefix: &str) -> usize {
+    seen(app)
+        .iter()
+        .filter(|(_, d)| d.starts_with(prefix))
+        .count()
+}
+
+fn new_game(app: &qiguan_app::App, computer: bool) {
+    let ui = app.window();
+    ui.global::<HomeAdapter>()
+        .invoke_new_game("sea-land-air".into());
+    let ng = ui.global::<NewGameAdapter>();
+    assert_eq!(ng.get_game_index(), 3);
+    ng.set_opponent(i32::from(computer));
+    ng.set_human_seat(0);
+    ng.invoke_start();
+}
+
+#[test]
+fn pass_and_play_hides_each_seat_from_the_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (1280, 800));
+    let a = app.window().global::<SlaAdapter>();
+    new_game(&app, false);
+
+    assert_eq!(a.get_phase(), "handover");
+    assert!(seen(&app).is_empty(), "{:?}", seen(&app));
+    a.invoke_handover_done();
+    assert_eq!(a.get_phase(), "deploy");
+    assert_eq!(count(&app, "Red"), 37);
+    assert_eq!(count(&app, "Blue"), 0);
+
+    // Land swaps with land.
+    let before = (point(&app, "c3"), point(&app, "a1"));
+    sla_tap(&app, &["c3"]);
+    assert!(point(&app, "c3").contains("selected"));
+    sla_tap(&app, &["a1"]);
+    assert_eq!((point(&app, "c3"), point(&app, "a1")), (before.1, before.0));
+    // A land piece and a ship do not swap: the ship is picked up instead.
+    let ship = point(&app, "f2");
+    sla_tap(&app, &["c3", "f2"]);
+    assert_eq!(point(&app, "f2").replace(" · selected", ""), ship);
+    assert!(point(&app, "f2").contains("selected"));
+    sla_tap(&app, &["f2"]);
+    // The flag out of the city is reported, and Ready waits.
+    let flag = ["b0", "c0", "d0"]
+        .into_iter()
+        .find(|p| point(&app, p).contains("军旗"))
+        .unwrap();
+    sla_tap(&app, &[flag, "c4"]);
+    assert_eq!(a.get_flag_misplaced(), "c4");
+    a.invoke_deploy_ready();
+    assert!(
+        stored_actions(dir.path()).is_empty(),
+        "a bad layout is not sent"
+    );
+    sla_tap(&app, &[flag, "c4"]);
+    assert_eq!(a.get_flag_misplaced(), "");
+    a.invoke_deploy_ready();
+    assert_eq!(
+        stored_actions(dir.path()).len(),
+        1,
+        "stored before it shows"
+    );
+
+    // Blue deploys behind its own hand-over, seeing nothing of Red.
+    assert_eq!(a.get_phase(), "handover");
+    a.invoke_handover_done();
+    assert_eq!(count(&app, "Blue"), 37);
+    assert_eq!(count(&app, "Red"), 0);
+    a.invoke_deploy_ready();
+    assert_eq!(a.get_phase(), "handover");
+    a.invoke_handover_done();
+
+    // Red to move: every Blue piece is unknown to Red.
+    assert_eq!(a.get_viewer(), 0);
+    assert_eq!(count(&app, "Red"), 37);
+    let blue: Vec<String> = seen(&app)
+        .into_iter()
+        .filter(|(_, d)| d.starts_with("Blue"))
+        .map(|(_, d)| d)
+        .collect();
+    assert_eq!(blue.len(), 37);
+    assert!(blue.iter().all(|d| d.contains("unknown piece")), "{blue:?}");
+    // A piece picked up shows its moves; a move is stored before the board changes hands.
+    sla_drive(&app, dir.path(), 1, |_| false);
+    assert_eq!(stored_actions(dir.path()).len(), 3);
+    assert_eq!(a.get_phase(), "handover");
+    assert!(seen(&app).is_empty(), "nothing shows behind the hand-over");
+    a.invoke_handover_done();
+    assert_eq!(a.get_viewer(), 1);
+    let red: Vec<(String, String)> = seen(&app)
+        .into_iter()
+        .filter(|(_, d)| d.starts_with("Red"))
+        .collect();
+    assert!(
+        red.iter().all(|(_, d)| d.contains("unknown piece")),
+        "{red:?}"
+    );
+}
+
+#[test]
+fn a_game_against_the_computer_to_the_end_then_review_and_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::Chinese, (360, 780));
+    let a = app.window().global::<SlaAdapter>();
+    new_game(&app, true);
+    // No hand-over against the computer, which has deployed already.
+    assert_eq!(a.get_phase(), "deploy");
+    assert_eq!(
+        stored_actions(dir.path()).len(),
+        1,
+        "the computer's deployment"
+    );
+    a.invoke_deploy_ready();
+    assert_eq!(a.get_phase(), "play");
+    // Picking up a piece shows what it may do.
+    let mine = (0..99).map(|i| Point::from_index(i).unwrap()).find(|p| {
+        a.invoke_cell_clicked(p.index() as i32);
+        let picked = a.get_sel_piece() != "";
+        if picked {
+            a.invoke_cell_clicked(p.index() as i32);
+        }
+        picked
+    });
+    assert!(mine.is_some(), "some piece can move");
+    sla_drive(&app, dir.path(), 800, |_| false);
+    assert_eq!(a.get_phase(), "over", "the game ended");
+    assert!(a.get_show_end_dialog());
+    assert!(!a.get_result().is_empty());
+    // Everything shows at the end.
+    let unknown = all_points()
+        .into_iter()
+        .filter(|p| point(&app, p).contains("未知") || point(&app, p).contains("unknown"))
+        .count();
+    assert_eq!(unknown, 0);
+    let actions = stored_actions(dir.path()).len();
+    a.set_show_end_dialog(false);
+    a.invoke_review();
+    assert_eq!(a.get_review_plies() as usize, actions);
+    a.invoke_review_step(-(actions as i32));
+    assert_eq!(a.get_review_ply(), 0);
+    a.invoke_review_step(2);
+    // Both deployments show in the review.
+    assert_eq!(
+        all_points()
+            .into_iter()
+            .filter(|p| !point(&app, p).is_empty() && !point(&app, p).contains("未知"))
+            .filter(|p| point(&app, p).starts_with("红") || point(&app, p).starts_with("蓝"))
+            .count(),
+        74
+    );
+
+    // Reopened from the store: the same finished game.
+    drop(app);
+    let app = start(dir.path(), Language::English, (1280, 800));
+    let (_, id) = latest_game(dir.path());
+    app.window()
+        .global::<qiguan_app::ui::HistoryAdapter>()
+        .invoke_open(id.0 as i32);
+    let a = app.window().global::<SlaAdapter>();
+    assert_eq!(a.get_phase(), "over");
+}
