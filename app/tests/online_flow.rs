@@ -355,3 +355,111 @@ fn an_aeroplane_correspondence_game_with_the_servers_computer_and_the_servers_ro
         qiguan_core::ToAct::Seat(qiguan_core::Seat::new(2).unwrap())
     );
 }
+
+#[test]
+fn a_sea_land_air_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown() {
+    use common::sla_tap;
+    use qiguan_app::store::Store;
+    use qiguan_app::ui::{NewGameAdapter, SlaAdapter};
+    use qiguan_core::junqi::Side;
+    use qiguan_core::sealandair::{Deployment, Point, SeaLandAirView, bot};
+
+    let sla_pieces = |app: &qiguan_app::App, colour: &str| -> Vec<String> {
+        (0..99)
+            .map(|i| point(app, &Point::from_index(i).unwrap().to_string()))
+            .filter(|d| d.starts_with(colour))
+            .collect()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (url, app) = app_with_server(dir.path());
+    press(&app, "Correspondence: play a friend over days");
+    let ng = app.window().global::<NewGameAdapter>();
+    ng.set_game_index(3);
+    let online = app.window().global::<OnlineAdapter>();
+    let code = create_game(&app);
+    press(&app, "Done");
+    press(&app, "Continue game 1");
+    let a = app.window().global::<SlaAdapter>();
+    assert_eq!(
+        app.window().global::<Nav>().get_screen(),
+        Screen::Sealandair
+    );
+    assert!(a.get_online());
+    assert_eq!(a.get_phase(), "deploy", "no hand-over screen online");
+    assert_eq!(a.get_waiting(), "join");
+
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let opp_dir = tempfile::tempdir().unwrap();
+    let mut opponent = Correspondence::open(opp_dir.path()).unwrap();
+    let theirs: GameId = rt.block_on(opponent.join(&url, &code, "Bo")).unwrap();
+    let layout = Deployment::sensible(Side::North, 5);
+    // A layout with the flag out of the city is refused on the device, before it is queued.
+    let mut bad = layout.clone();
+    let flag = bad
+        .pieces
+        .iter()
+        .find(|(_, k)| *k == qiguan_core::sealandair::Kind::Flag)
+        .unwrap()
+        .0;
+    bad.swap(flag, "c7".parse().unwrap());
+    let refused = opponent
+        .play(theirs, &format!("deploy:{}", bad.to_text()))
+        .unwrap_err();
+    assert!(refused.to_string().contains("city"), "{refused}");
+    opponent
+        .play(theirs, &format!("deploy:{}", layout.to_text()))
+        .unwrap();
+    assert_eq!(rt.block_on(opponent.flush()).unwrap().sent, 1);
+    until(&app, Duration::from_secs(5), || a.get_waiting() == "");
+
+    a.invoke_deploy_ready();
+    until(&app, Duration::from_secs(5), || {
+        a.get_phase() == "play" && a.get_waiting() == ""
+    });
+    assert_eq!(a.get_to_move(), 0);
+    assert_eq!(sla_pieces(&app, "Red").len(), 37);
+    let blue = sla_pieces(&app, "Blue");
+    assert_eq!(blue.len(), 37);
+    assert!(blue.iter().all(|d| d.contains("unknown piece")), "{blue:?}");
+
+    // Red moves what the computer would, by tapping; the server's answer comes back.
+    let store = Store::open_dir(&dir.path().join("red")).unwrap();
+    let kept = store.seat_view(GameId(1)).unwrap().unwrap();
+    let server: qiguan_app::sync::ServerView = serde_json::from_str(&kept).unwrap();
+    let view: SeaLandAirView = serde_json::from_value(server.view["game"].clone()).unwrap();
+    let mv = bot::choose(&view, qiguan_core::Seat::FIRST, 3)
+        .unwrap()
+        .to_string();
+    let (from, to) = mv.split_once(['-', '*']).unwrap();
+    sla_tap(&app, &[from, to]);
+    until(&app, Duration::from_secs(5), || {
+        a.get_waiting() == "turn" && online.get_pending() == 0
+    });
+    // Blue answers; then Red resigns.
+    rt.block_on(opponent.refresh(theirs)).unwrap();
+    let legal = opponent.seat_view(theirs).unwrap().unwrap().legal_actions;
+    let reply = legal.iter().find(|a| a.contains('-')).unwrap().clone();
+    opponent.play(theirs, &reply).unwrap();
+    rt.block_on(opponent.flush()).unwrap();
+    until(&app, Duration::from_secs(5), || a.get_to_move() == 0);
+    assert!(a.get_can_resign());
+    a.invoke_resign();
+    until(&app, Duration::from_secs(5), || a.get_phase() == "over");
+    assert_eq!(a.get_result(), "win:1");
+    a.invoke_review();
+    assert_eq!(a.get_phase(), "review");
+    let record = store.load(GameId(1)).unwrap().record;
+    assert!(
+        record
+            .actions
+            .iter()
+            .any(|e| e.action == format!("deploy:{}", layout.to_text())),
+        "the whole record is kept once the game is over"
+    );
+    a.invoke_review_step(-(record.actions.len() as i32) + 2);
+    let blue_named = sla_pieces(&app, "Blue")
+        .iter()
+        .filter(|d| !d.contains("unknown"))
+        .count();
+    assert_eq!(blue_named, 37, "the review shows every piece");
+}
