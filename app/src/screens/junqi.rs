@@ -6,22 +6,21 @@
 //! player, and it shows each seat only that seat's view; every action is stored before it is
 //! shown. In a correspondence game the server is the authority: the device keeps only its
 //! seat's last view, queues the seat's actions (stored before they show as sent), and shows
-//! the server's answer when it comes.
+//! the server's answer when it comes. What this shares with Sea-land-air's screen is in
+//! [`super::hidden`].
 
 use super::handler;
 use super::handler0;
+use super::hidden::{self, Seen, Source};
 use crate::app::Ctx;
 use crate::online::Command;
-use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing, StoreError};
-use crate::sync::ServerView;
+use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing};
 use qiguan_core::junqi::bot;
 use qiguan_core::junqi::{
     Deployment, Junqi, JunqiEvent, JunqiMove, JunqiOptions, JunqiView, Point, Rank, SeenPlay, Side,
     Visibility, graph,
 };
-use qiguan_core::{
-    Action, Actor, AnyMatch, DrawOffer, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
-};
+use qiguan_core::{Action, Actor, AnyMatch, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer};
 use qiguan_ui::{DeployIssue, JunqiAdapter, JunqiCell, Screen};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::cell::RefCell;
@@ -30,29 +29,10 @@ use std::rc::Rc;
 /// Where saved layouts live among the settings.
 const LAYOUT_KEY: &str = "junqi-layout:";
 
-/// Where the game's truth lives.
-enum Source {
-    /// This device is the authority and holds the whole game.
-    Local(Box<Match<Junqi>>),
-    /// A server referees; this device holds its seat's last view.
-    Remote(Box<Seen>),
-}
-
-/// A correspondence game as the server last showed it to this seat.
-struct Seen {
-    /// The server's answer, as kept in the store.
-    server: ServerView,
-    /// Its match view.
-    view: MatchView<JunqiView>,
-    options: JunqiOptions,
-    /// This seat's actions queued for the server and not yet answered.
-    pending: Vec<String>,
-}
-
 /// A Junqi game on the screen.
 pub struct JunqiSession {
     id: GameId,
-    source: Source,
+    source: Source<Junqi>,
     players: [String; 2],
     /// The seat the computer plays, if any.
     computer: Option<Seat>,
@@ -80,32 +60,20 @@ impl JunqiSession {
     }
 
     fn local(&self) -> Option<&Match<Junqi>> {
-        match &self.source {
-            Source::Local(game) => Some(game),
-            Source::Remote(_) => None,
-        }
+        self.source.local()
     }
 
-    fn seen(&self) -> Option<&Seen> {
-        match &self.source {
-            Source::Local(_) => None,
-            Source::Remote(seen) => Some(seen),
-        }
+    fn seen(&self) -> Option<&Seen<Junqi>> {
+        self.source.seen()
     }
 
     fn options(&self) -> JunqiOptions {
-        match &self.source {
-            Source::Local(game) => game.game().junqi_options().clone(),
-            Source::Remote(seen) => seen.options.clone(),
-        }
+        self.source.options()
     }
 
     /// What `seat` may know (a correspondence game knows only its own seat's view).
     fn match_view(&self, seat: Seat) -> MatchView<JunqiView> {
-        match &self.source {
-            Source::Local(game) => game.view(Viewer::Seat(seat)),
-            Source::Remote(seen) => seen.view.clone(),
-        }
+        self.source.match_view(seat)
     }
 
     fn view(&self) -> JunqiView {
@@ -113,31 +81,15 @@ impl JunqiSession {
     }
 
     fn to_act(&self) -> ToAct {
-        match &self.source {
-            Source::Local(game) => game.to_act(),
-            Source::Remote(seen) => seen.view.to_act.clone(),
-        }
+        self.source.to_act()
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        match self.to_act() {
-            ToAct::Over(outcome) => Some(outcome),
-            _ => None,
-        }
+        self.source.outcome()
     }
 
     fn version(&self) -> usize {
-        match &self.source {
-            Source::Local(game) => game.version(),
-            Source::Remote(seen) => seen.view.version,
-        }
-    }
-
-    fn draw_offer(&self) -> Option<DrawOffer> {
-        match &self.source {
-            Source::Local(game) => game.draw_offer().cloned(),
-            Source::Remote(seen) => seen.view.draw_offer.clone(),
-        }
+        self.source.version()
     }
 
     fn side_of_seat(&self, seat: Seat) -> Option<Side> {
@@ -173,25 +125,8 @@ impl JunqiSession {
             .and_then(|text| Deployment::from_text(side, text).ok())
     }
 
-    /// The actions the viewer may take now. A correspondence game takes nothing more while a
-    /// move waits for the server (a draw offer or answer may be followed by a move).
     fn legal(&self) -> Vec<Action<JunqiMove>> {
-        match &self.source {
-            Source::Local(game) => game.legal_actions(Actor::Seat(self.viewer)),
-            Source::Remote(seen) => {
-                let shared = |a: &str| matches!(a, "offer-draw" | "accept-draw" | "decline-draw");
-                if seen.pending.iter().any(|a| !shared(a)) {
-                    return Vec::new();
-                }
-                seen.server
-                    .legal_actions
-                    .iter()
-                    .filter(|a| !seen.pending.contains(a))
-                    .filter(|a| !(seen.pending.iter().any(|p| shared(p)) && shared(a)))
-                    .filter_map(|a| a.parse().ok())
-                    .collect()
-            }
-        }
+        self.source.legal(self.viewer)
     }
 
     fn legal_moves(&self) -> Vec<JunqiMove> {
@@ -361,62 +296,14 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId) {
 }
 
 fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<JunqiSession, String> {
-    let (stored, remote, kept, outbox) = ctx
-        .with_store(|store| {
-            let stored = store.load(id)?;
-            let remote = store.remote(id)?;
-            let kept = store.seat_view(id)?;
-            let outbox = store.outbox()?;
-            Ok((stored, remote, kept, outbox))
-        })
-        .map_err(|e| e.to_string())?;
-    let source = match kept {
-        // A correspondence game with secrets: the server's view stands in for the record.
-        Some(json) => {
-            let server: ServerView = serde_json::from_str(&json)
-                .map_err(|e| format!("the kept view of game {}: {e}", id.0))?;
-            let view: MatchView<JunqiView> = serde_json::from_value(server.view.clone())
-                .map_err(|e| format!("the kept view of game {}: {e}", id.0))?;
-            let options: JunqiOptions =
-                serde_json::from_value(stored.record.options.clone()).unwrap_or_default();
-            let pending = outbox
-                .into_iter()
-                .filter(|e| e.game_id == id)
-                .map(|e| e.action)
-                .collect();
-            Source::Remote(Box::new(Seen {
-                server,
-                view,
-                options,
-                pending,
-            }))
-        }
-        None => Source::Local(Box::new(Match::from_record(&stored.record).map_err(
-            |e| {
-                StoreError::BadRecord {
-                    id,
-                    detail: e.to_string(),
-                }
-                .to_string()
-            },
-        )?)),
-    };
-    let name = |i: usize| stored.summary.players.get(i).cloned().unwrap_or_default();
-    let computer = match stored.summary.mode {
-        Mode::Computer(seat) => Seat::new(seat),
-        _ => None,
-    };
-    let viewer = remote
-        .as_ref()
-        .and_then(|r| Seat::new(r.seat))
-        .unwrap_or(Seat::FIRST);
+    let loaded = hidden::load::<Junqi>(ctx, id)?;
     Ok(JunqiSession {
         id,
-        source,
-        players: [name(0), name(1)],
-        computer,
-        remote,
-        viewer,
+        source: loaded.source,
+        players: loaded.players,
+        computer: loaded.computer,
+        remote: loaded.remote,
+        viewer: loaded.viewer,
         handover: false,
         selected: None,
         draft: None,
@@ -470,14 +357,9 @@ pub fn set_sync_status(ctx: &Rc<Ctx>, online: bool, pending: usize) {
     {
         return;
     }
-    let status = match super::sync_status(online, pending) {
-        Some(status) => status,
-        None if !online => "offline-idle",
-        None => "",
-    };
     ctx.ui()
         .global::<JunqiAdapter>()
-        .set_sync_status(status.into());
+        .set_sync_status(hidden::sync_line(online, pending).into());
 }
 
 /// Returns true if the screen has something one seat alone may see right now: its
@@ -560,64 +442,27 @@ fn run_computer(ctx: &Rc<Ctx>, s: &mut JunqiSession) {
     }
 }
 
-/// Applies an action to a copy of the match, stores it (and any chance it brings about), then
-/// makes it the session's state.
+/// Stores and applies an action of a game on this device (and any chance it brings about).
 fn store_and_apply(
     ctx: &Rc<Ctx>,
     s: &mut JunqiSession,
     actor: Actor,
     action: &Action<JunqiMove>,
 ) -> Result<(), String> {
-    let Source::Local(game) = &mut s.source else {
-        return Err("a correspondence game takes its moves from the server".into());
-    };
-    let mut next = game.clone();
-    next.apply(actor, action).map_err(|e| e.to_string())?;
-    next.resolve_chance(&mut os_pick)
-        .map_err(|e| e.to_string())?;
-    let from = game.version();
-    let entries = next.actions()[from..].to_vec();
-    let standing = Standing::new(next.actions(), next.outcome());
-    let now = ctx.now();
-    let id = s.id;
-    ctx.with_store(|store| {
-        store.in_transaction(|store| {
-            for (i, entry) in entries.iter().enumerate() {
-                let after = if i + 1 == entries.len() {
-                    standing.clone()
-                } else {
-                    Standing::new(&next.actions()[..from + i + 1], None)
-                };
-                store.append_action(id, from + i, entry, &after, now)?;
-            }
-            Ok(())
-        })
-    })
-    .map_err(|e| e.to_string())?;
-    *game = next;
+    hidden::store_and_apply(ctx, s.id, &mut s.source, actor, action)?;
     s.selected = None;
     Ok(())
 }
 
-/// Queues a correspondence game's action for the server (stored before it shows as sent) and
-/// asks the sync worker to send it.
+/// Queues a correspondence game's action for the server (stored before it shows as sent).
 fn queue_remote(
     ctx: &Rc<Ctx>,
     s: &mut JunqiSession,
     action: &Action<JunqiMove>,
 ) -> Result<(), String> {
-    let id = s.id;
-    let Source::Remote(seen) = &mut s.source else {
-        return Err("not a correspondence game".into());
-    };
-    let text = action.to_string();
-    ctx.with_store(|store| Ok(crate::sync::queue_hidden(store, id, &seen.server, &text)))
-        .map_err(|e| e.to_string())?
-        .map_err(|e| e.to_string())?;
-    seen.pending.push(text);
+    hidden::queue_remote(ctx, s.id, &mut s.source, action)?;
     s.selected = None;
     s.draft = None;
-    ctx.send(Command::Flush);
     Ok(())
 }
 
@@ -859,23 +704,15 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     a.set_can_offer_draw(legal.contains(&Action::OfferDraw));
     a.set_can_answer_draw(legal.contains(&Action::AcceptDraw));
     a.set_can_resign(legal.contains(&Action::Resign));
-    let pending_offer = s
-        .seen()
-        .is_some_and(|seen| seen.pending.iter().any(|p| p == "offer-draw"));
-    a.set_draw_offered_by(match s.draw_offer() {
+    let pending_offer = s.source.offer_pending();
+    a.set_draw_offered_by(match s.source.draw_offer() {
         Some(offer) => offer.by.index() as i32,
         None if pending_offer => s.viewer.index() as i32,
         None => -1,
     });
     a.set_online(s.remote.is_some());
-    let waiting = match (&s.remote, s.seen()) {
-        (Some(r), _) if r.invite_code.is_some() => "join",
-        (Some(_), Some(seen)) if !seen.pending.is_empty() => "sending",
-        (Some(_), Some(_)) if s.deploying() && s.draft.is_none() => "deploy",
-        (Some(_), Some(_)) if !over && !s.to_act().includes(Actor::Seat(s.viewer)) => "turn",
-        _ => "",
-    };
-    a.set_waiting(waiting.into());
+    let deployed = s.deploying() && s.draft.is_none();
+    a.set_waiting(hidden::waiting(&s.source, s.remote.as_ref(), s.viewer, deployed).into());
     a.set_invite(
         s.remote
             .as_ref()
@@ -1031,7 +868,7 @@ fn view_cells(s: &JunqiSession, view: &JunqiView) -> Vec<JunqiCell> {
         }
     }
     // A move or flip on its way to the server: its points stay marked until the answer.
-    for action in s.seen().map(|seen| seen.pending.as_slice()).unwrap_or(&[]) {
+    for action in s.source.pending() {
         match action.parse::<JunqiMove>() {
             Ok(JunqiMove::Go(m)) => {
                 cells[m.from.index()].selected = true;

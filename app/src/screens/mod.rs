@@ -3,6 +3,7 @@
 pub mod about;
 pub mod aeroplane;
 pub mod failure;
+pub mod hidden;
 pub mod history;
 pub mod home;
 pub mod junqi;

@@ -344,6 +344,10 @@ pub fn sealandair_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
         sla_tap(app, &[f]);
     }
     visit(app, "sealandair-play");
+    // Zoomed in (a phone's way to bigger points), the board scrolled to the middle.
+    a.set_zoomed(true);
+    visit(app, "sealandair-zoom");
+    a.set_zoomed(false);
     if let Some(f) = &fighter {
         sla_tap(app, &[f]);
     }

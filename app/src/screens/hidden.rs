@@ -1,0 +1,288 @@
+//! What the screens of the two-seat games with secrets (Junqi, Sea-land-air) share: where the
+//! game's truth lives (this device as referee, or a server), loading it, storing an action
+//! before it shows, and queueing one for the server.
+
+use crate::app::Ctx;
+use crate::online::Command;
+use crate::store::{GameId, Mode, RemoteGame, Standing, StoreError};
+use crate::sync::ServerView;
+use qiguan_core::{
+    Action, Actor, DrawOffer, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
+};
+use serde::de::DeserializeOwned;
+use std::rc::Rc;
+
+/// Where the game's truth lives.
+pub(crate) enum Source<G: Rules> {
+    /// This device is the referee and holds the whole game.
+    Local(Box<Match<G>>),
+    /// A server referees; this device holds its seat's last view.
+    Remote(Box<Seen<G>>),
+}
+
+/// A correspondence game as the server last showed it to this seat.
+pub(crate) struct Seen<G: Rules> {
+    /// The server's answer, as kept in the store.
+    pub server: ServerView,
+    /// Its match view.
+    pub view: MatchView<G::View>,
+    pub options: G::Options,
+    /// This seat's actions queued for the server and not yet answered.
+    pub pending: Vec<String>,
+}
+
+/// A stored game, loaded for its screen.
+pub(crate) struct Loaded<G: Rules> {
+    pub source: Source<G>,
+    pub players: [String; 2],
+    /// The seat the computer plays, if any.
+    pub computer: Option<Seat>,
+    /// The server link of a correspondence game.
+    pub remote: Option<RemoteGame>,
+    /// This device's seat in a correspondence game, else the first.
+    pub viewer: Seat,
+}
+
+/// Draw offers and answers, which may wait for the server together with a move.
+fn shared(action: &str) -> bool {
+    matches!(action, "offer-draw" | "accept-draw" | "decline-draw")
+}
+
+impl<G: Rules> Source<G> {
+    pub fn local(&self) -> Option<&Match<G>> {
+        match self {
+            Source::Local(game) => Some(game),
+            Source::Remote(_) => None,
+        }
+    }
+
+    pub fn seen(&self) -> Option<&Seen<G>> {
+        match self {
+            Source::Local(_) => None,
+            Source::Remote(seen) => Some(seen),
+        }
+    }
+
+    pub fn options(&self) -> G::Options {
+        match self {
+            Source::Local(game) => game.game().options().clone(),
+            Source::Remote(seen) => seen.options.clone(),
+        }
+    }
+
+    /// What `seat` may know (a correspondence game knows only its own seat's view).
+    pub fn match_view(&self, seat: Seat) -> MatchView<G::View> {
+        match self {
+            Source::Local(game) => game.view(Viewer::Seat(seat)),
+            Source::Remote(seen) => seen.view.clone(),
+        }
+    }
+
+    pub fn to_act(&self) -> ToAct {
+        match self {
+            Source::Local(game) => game.to_act(),
+            Source::Remote(seen) => seen.view.to_act.clone(),
+        }
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.to_act() {
+            ToAct::Over(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    pub fn version(&self) -> usize {
+        match self {
+            Source::Local(game) => game.version(),
+            Source::Remote(seen) => seen.view.version,
+        }
+    }
+
+    pub fn draw_offer(&self) -> Option<DrawOffer> {
+        match self {
+            Source::Local(game) => game.draw_offer().cloned(),
+            Source::Remote(seen) => seen.view.draw_offer.clone(),
+        }
+    }
+
+    /// The actions queued for the server (none in a game on this device).
+    pub fn pending(&self) -> &[String] {
+        self.seen().map_or(&[], |seen| seen.pending.as_slice())
+    }
+
+    /// The actions `viewer` may take now. A correspondence game takes nothing more while a
+    /// move waits for the server (a draw offer or answer may be followed by a move).
+    pub fn legal(&self, viewer: Seat) -> Vec<Action<G::Move>> {
+        match self {
+            Source::Local(game) => game.legal_actions(Actor::Seat(viewer)),
+            Source::Remote(seen) => {
+                if seen.pending.iter().any(|a| !shared(a)) {
+                    return Vec::new();
+                }
+                seen.server
+                    .legal_actions
+                    .iter()
+                    .filter(|a| !seen.pending.contains(a))
+                    .filter(|a| !(seen.pending.iter().any(|p| shared(p)) && shared(a)))
+                    .filter_map(|a| a.parse().ok())
+                    .collect()
+            }
+        }
+    }
+
+    /// True once a draw offer of this seat's waits for the server.
+    pub fn offer_pending(&self) -> bool {
+        self.pending().iter().any(|p| p == "offer-draw")
+    }
+}
+
+/// Loads a stored game: the server's kept view for a correspondence game with secrets, else
+/// the record, replayed.
+pub(crate) fn load<G: Rules>(ctx: &Rc<Ctx>, id: GameId) -> Result<Loaded<G>, String>
+where
+    G::View: DeserializeOwned,
+{
+    let (stored, remote, kept, outbox) = ctx
+        .with_store(|store| {
+            let stored = store.load(id)?;
+            let remote = store.remote(id)?;
+            let kept = store.seat_view(id)?;
+            let outbox = store.outbox()?;
+            Ok((stored, remote, kept, outbox))
+        })
+        .map_err(|e| e.to_string())?;
+    let source = match kept {
+        Some(json) => {
+            let server: ServerView = serde_json::from_str(&json)
+                .map_err(|e| format!("the kept view of game {}: {e}", id.0))?;
+            let view: MatchView<G::View> = serde_json::from_value(server.view.clone())
+                .map_err(|e| format!("the kept view of game {}: {e}", id.0))?;
+            let options: G::Options =
+                serde_json::from_value(stored.record.options.clone()).unwrap_or_default();
+            let pending = outbox
+                .into_iter()
+                .filter(|e| e.game_id == id)
+                .map(|e| e.action)
+                .collect();
+            Source::Remote(Box::new(Seen {
+                server,
+                view,
+                options,
+                pending,
+            }))
+        }
+        None => Source::Local(Box::new(Match::from_record(&stored.record).map_err(
+            |e| {
+                StoreError::BadRecord {
+                    id,
+                    detail: e.to_string(),
+                }
+                .to_string()
+            },
+        )?)),
+    };
+    let name = |i: usize| stored.summary.players.get(i).cloned().unwrap_or_default();
+    let computer = match stored.summary.mode {
+        Mode::Computer(seat) => Seat::new(seat),
+        _ => None,
+    };
+    let viewer = remote
+        .as_ref()
+        .and_then(|r| Seat::new(r.seat))
+        .unwrap_or(Seat::FIRST);
+    Ok(Loaded {
+        source,
+        players: [name(0), name(1)],
+        computer,
+        remote,
+        viewer,
+    })
+}
+
+/// Applies an action to a copy of the match, stores it (and any chance it brings about), then
+/// makes it the game's state: nothing shows that is not stored.
+pub(crate) fn store_and_apply<G: Rules>(
+    ctx: &Rc<Ctx>,
+    id: GameId,
+    source: &mut Source<G>,
+    actor: Actor,
+    action: &Action<G::Move>,
+) -> Result<(), String> {
+    let Source::Local(game) = source else {
+        return Err("a correspondence game takes its moves from the server".into());
+    };
+    let mut next = game.clone();
+    next.apply(actor, action).map_err(|e| e.to_string())?;
+    next.resolve_chance(&mut super::junqi::os_pick)
+        .map_err(|e| e.to_string())?;
+    let from = game.version();
+    let entries = next.actions()[from..].to_vec();
+    let standing = Standing::new(next.actions(), next.outcome());
+    let now = ctx.now();
+    ctx.with_store(|store| {
+        store.in_transaction(|store| {
+            for (i, entry) in entries.iter().enumerate() {
+                let after = if i + 1 == entries.len() {
+                    standing.clone()
+                } else {
+                    Standing::new(&next.actions()[..from + i + 1], None)
+                };
+                store.append_action(id, from + i, entry, &after, now)?;
+            }
+            Ok(())
+        })
+    })
+    .map_err(|e| e.to_string())?;
+    *game = next;
+    Ok(())
+}
+
+/// Queues a correspondence game's action for the server (stored before it shows as sent) and
+/// asks the sync worker to send it.
+pub(crate) fn queue_remote<G: Rules>(
+    ctx: &Rc<Ctx>,
+    id: GameId,
+    source: &mut Source<G>,
+    action: &Action<G::Move>,
+) -> Result<(), String> {
+    let Source::Remote(seen) = source else {
+        return Err("not a correspondence game".into());
+    };
+    let text = action.to_string();
+    ctx.with_store(|store| Ok(crate::sync::queue_hidden(store, id, &seen.server, &text)))
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?;
+    seen.pending.push(text);
+    ctx.send(Command::Flush);
+    Ok(())
+}
+
+/// The line a correspondence game shows about the server: as [`super::sync_status`], and
+/// `offline-idle` when the server is away with nothing waiting.
+pub(crate) fn sync_line(online: bool, pending: usize) -> &'static str {
+    match super::sync_status(online, pending) {
+        Some(status) => status,
+        None if !online => "offline-idle",
+        None => "",
+    }
+}
+
+/// What a correspondence game on screen waits for: `join` (the opponent to join), `sending`
+/// (this seat's action to reach the server), `deploy` (the opponent's deployment), `turn` (the
+/// opponent's move), or nothing.
+pub(crate) fn waiting<G: Rules>(
+    source: &Source<G>,
+    remote: Option<&RemoteGame>,
+    viewer: Seat,
+    deploying_done: bool,
+) -> &'static str {
+    let over = source.outcome().is_some();
+    match (remote, source.seen()) {
+        (Some(r), _) if r.invite_code.is_some() => "join",
+        (Some(_), Some(seen)) if !seen.pending.is_empty() => "sending",
+        (Some(_), Some(_)) if deploying_done => "deploy",
+        (Some(_), Some(_)) if !over && !source.to_act().includes(Actor::Seat(viewer)) => "turn",
+        _ => "",
+    }
+}
