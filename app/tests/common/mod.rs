@@ -344,7 +344,7 @@ pub fn sealandair_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
         sla_tap(app, &[f]);
     }
     visit(app, "sealandair-play");
-    // Zoomed in (a phone's way to bigger points), the board scrolled to the middle.
+    // Zoomed in (a phone's way to bigger points), on the viewer's own half.
     a.set_zoomed(true);
     visit(app, "sealandair-zoom");
     a.set_zoomed(false);
