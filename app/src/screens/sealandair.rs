@@ -690,11 +690,31 @@ fn set_banner(a: &SlaAdapter<'_>, s: &SlaSession, view: &SeaLandAirView, may_sho
                 .as_ref()
                 .is_some_and(|m| m.side == side_of(s.viewer) && m.kind == Some(Kind::Recon));
             if mine
-                && let SeaLandAirEvent::Moved { mv } | SeaLandAirEvent::Battle { mv, .. } =
-                    &last.event
+                && let SeaLandAirEvent::Moved { mv }
+                | SeaLandAirEvent::Battle { mv, .. }
+                | SeaLandAirEvent::Retreated { mv, .. } = &last.event
                 && let Ok(m) = mv.parse::<Move>()
             {
-                let over = qiguan_core::sealandair::Board::default().flown_over(m.from, m.to);
+                // The flight's path: the board as it stood before the flight (the recon back
+                // where it took off), since a retreat takes the first line clear to its route.
+                let mut path = qiguan_core::sealandair::Board::default();
+                for (i, p) in view.pieces.iter().enumerate() {
+                    if let Ok(at) = p.at.parse::<Point>() {
+                        let kind = p.kind.unwrap_or(Kind::Private);
+                        path.set(
+                            at,
+                            Some(qiguan_core::sealandair::Piece {
+                                side: p.side,
+                                kind,
+                                id: i as u8,
+                            }),
+                        );
+                    }
+                }
+                let recon = path.get(m.to);
+                path.set(m.to, None);
+                path.set(m.from, recon);
+                let over = path.flown_over(m.from, m.to);
                 let seen = view
                     .pieces
                     .iter()
