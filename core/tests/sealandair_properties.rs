@@ -24,18 +24,12 @@ impl Rng {
 
 /// The legal moves a view allows, worked out from the view alone.
 fn moves_from_view(view: &SeaLandAirView, side: Side) -> Vec<String> {
-    let mut board = qiguan_core::sealandair::Board::default();
-    for (i, seen) in view.pieces.iter().enumerate() {
-        board.set(
-            seen.at.parse().unwrap(),
-            Some(qiguan_core::sealandair::Piece {
-                side: seen.side,
-                kind: seen.kind.unwrap_or(qiguan_core::sealandair::Kind::Private),
-                id: i as u8,
-            }),
-        );
-    }
-    let mut out: Vec<String> = board.moves(side).iter().map(|m| m.to_string()).collect();
+    let mut out: Vec<String> = view
+        .board()
+        .moves(side)
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
     out.sort();
     out
 }

@@ -55,14 +55,6 @@ fn scan(body: &str, seat: usize, layouts: &[String; 2], replica: &Match<SeaLandA
         game, &mine,
         "the server's view for seat {seat} differs from the rules'"
     );
-    let side = if seat == 0 { "south" } else { "north" };
-    let known = game["pieces"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|p| p["side"] != side && !p["kind"].is_null())
-        .count();
-    assert!(known <= 37);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

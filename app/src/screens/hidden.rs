@@ -270,18 +270,19 @@ pub(crate) fn sync_line(online: bool, pending: usize) -> &'static str {
 
 /// What a correspondence game on screen waits for: `join` (the opponent to join), `sending`
 /// (this seat's action to reach the server), `deploy` (the opponent's deployment), `turn` (the
-/// opponent's move), or nothing.
+/// opponent's move), or nothing. `deployed_first`: the game is still deploying and this seat
+/// has deployed.
 pub(crate) fn waiting<G: Rules>(
     source: &Source<G>,
     remote: Option<&RemoteGame>,
     viewer: Seat,
-    deploying_done: bool,
+    deployed_first: bool,
 ) -> &'static str {
     let over = source.outcome().is_some();
     match (remote, source.seen()) {
         (Some(r), _) if r.invite_code.is_some() => "join",
         (Some(_), Some(seen)) if !seen.pending.is_empty() => "sending",
-        (Some(_), Some(_)) if deploying_done => "deploy",
+        (Some(_), Some(_)) if deployed_first => "deploy",
         (Some(_), Some(_)) if !over && !source.to_act().includes(Actor::Seat(viewer)) => "turn",
         _ => "",
     }

@@ -711,8 +711,8 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         None => -1,
     });
     a.set_online(s.remote.is_some());
-    let deployed = s.deploying() && s.draft.is_none();
-    a.set_waiting(hidden::waiting(&s.source, s.remote.as_ref(), s.viewer, deployed).into());
+    let deployed_first = s.deploying() && s.draft.is_none();
+    a.set_waiting(hidden::waiting(&s.source, s.remote.as_ref(), s.viewer, deployed_first).into());
     a.set_invite(
         s.remote
             .as_ref()

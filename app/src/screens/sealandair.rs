@@ -367,12 +367,7 @@ fn run_computer(ctx: &Rc<Ctx>, s: &mut SlaSession) {
         let view = game.game().view(Viewer::Seat(bot_seat));
         let answerable = game.legal_actions(actor).contains(&Action::AcceptDraw);
         let action = if answerable {
-            let mine = view
-                .pieces
-                .iter()
-                .filter(|p| p.side == side_of(bot_seat))
-                .count();
-            if mine + 2 <= view.pieces.len() - mine {
+            if bot::accepts_draw(&view, bot_seat) {
                 Action::AcceptDraw
             } else {
                 Action::DeclineDraw
@@ -604,8 +599,8 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         None => -1,
     });
     a.set_online(s.remote.is_some());
-    let deployed = s.deploying() && s.draft.is_none();
-    a.set_waiting(hidden::waiting(&s.source, s.remote.as_ref(), s.viewer, deployed).into());
+    let deployed_first = s.deploying() && s.draft.is_none();
+    a.set_waiting(hidden::waiting(&s.source, s.remote.as_ref(), s.viewer, deployed_first).into());
     a.set_invite(
         s.remote
             .as_ref()
@@ -697,20 +692,7 @@ fn set_banner(a: &SlaAdapter<'_>, s: &SlaSession, view: &SeaLandAirView, may_sho
             {
                 // The flight's path: the board as it stood before the flight (the recon back
                 // where it took off), since a retreat takes the first line clear to its route.
-                let mut path = qiguan_core::sealandair::Board::default();
-                for (i, p) in view.pieces.iter().enumerate() {
-                    if let Ok(at) = p.at.parse::<Point>() {
-                        let kind = p.kind.unwrap_or(Kind::Private);
-                        path.set(
-                            at,
-                            Some(qiguan_core::sealandair::Piece {
-                                side: p.side,
-                                kind,
-                                id: i as u8,
-                            }),
-                        );
-                    }
-                }
+                let mut path = view.board();
                 let recon = path.get(m.to);
                 path.set(m.to, None);
                 path.set(m.from, recon);

@@ -25,7 +25,13 @@ pub fn choose(view: &SeaLandAirView, seat: Seat, seed: u64) -> Option<SeaLandAir
     if view.deployed.iter().any(|d| !d) || view.side_to_move != seat {
         return None;
     }
-    let (board, known) = board_of(view);
+    let board = view.board();
+    let mut known = vec![None; super::board::POINTS];
+    for seen in &view.pieces {
+        if let Ok(at) = seen.at.parse::<Point>() {
+            known[at.index()] = seen.kind;
+        }
+    }
     let survived: Vec<bool> = {
         let mut out = vec![false; super::board::POINTS];
         for seen in view.pieces.iter().filter(|s| s.survived_fire) {
@@ -47,26 +53,14 @@ pub fn choose(view: &SeaLandAirView, seat: Seat, seed: u64) -> Option<SeaLandAir
         .map(|(_, m)| SeaLandAirMove::Go(m))
 }
 
-/// Rebuilds a board from a view. Unknown enemy pieces stand as privates: movement never
-/// depends on an enemy's identity, and `known` says which identities are real.
-pub(crate) fn board_of(view: &SeaLandAirView) -> (Board, Vec<Option<Kind>>) {
-    let mut board = Board::default();
-    let mut known = vec![None; super::board::POINTS];
-    for (i, seen) in view.pieces.iter().enumerate() {
-        let Ok(at) = seen.at.parse::<Point>() else {
-            continue;
-        };
-        board.set(
-            at,
-            Some(Piece {
-                side: seen.side,
-                kind: seen.kind.unwrap_or(Kind::Private),
-                id: i as u8,
-            }),
-        );
-        known[at.index()] = seen.kind;
-    }
-    (board, known)
+/// Whether the computer in `seat` accepts a draw offer: only when it has at least two pieces
+/// fewer on the board than its opponent (each side has its flag while the game goes on, so
+/// flags do not change the difference).
+pub fn accepts_draw(view: &SeaLandAirView, seat: Seat) -> bool {
+    let side = side_of(seat);
+    let mine = view.pieces.iter().filter(|p| p.side == side).count();
+    let theirs = view.pieces.len() - mine;
+    mine + 2 <= theirs
 }
 
 /// What a piece is worth to its side.
@@ -92,9 +86,7 @@ const UNKNOWN: i64 = 14;
 fn score(board: &Board, known: &[Option<Kind>], survived: &[bool], side: Side, m: Move) -> i64 {
     let me = board.get(m.from).expect("a piece of mine");
     let target = board.get(m.to).filter(|t| t.side != side);
-    let retreat = me.kind.is_aircraft()
-        && m.to.airport_side() == Some(side)
-        && !map().lines_through(m.from).any(|l| l.contains(&m.to));
+    let retreat = board.is_retreat(m);
     if target.is_none() {
         return positional(board, known, side, me, m) - if retreat { 2 } else { 0 };
     }
@@ -201,5 +193,32 @@ fn positional(board: &Board, known: &[Option<Kind>], side: Side, me: Piece, m: M
         Kind::Fighter => -1,
         Kind::Missile => ahead,
         _ => -1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Rules;
+    use crate::game::Viewer;
+    use crate::sealandair::{SeaLandAir, SeaLandAirOptions};
+
+    fn view(south: usize, north: usize) -> SeaLandAirView {
+        let mut pieces = Vec::new();
+        let land = (0..60).filter_map(|i| Point::circle(i / 5, i % 5));
+        for (i, at) in land.enumerate().take(south + north) {
+            let side = if i < south { Side::South } else { Side::North };
+            pieces.push((at, side, Kind::Private));
+        }
+        SeaLandAir::from_position(&SeaLandAirOptions::default(), &pieces, Side::South)
+            .view(Viewer::Seat(Seat::FIRST))
+    }
+
+    #[test]
+    fn the_computer_accepts_a_draw_only_two_pieces_down() {
+        assert!(accepts_draw(&view(5, 7), Seat::FIRST));
+        assert!(!accepts_draw(&view(6, 7), Seat::FIRST));
+        assert!(!accepts_draw(&view(7, 5), Seat::FIRST));
+        assert!(accepts_draw(&view(7, 5), Seat::SECOND));
     }
 }

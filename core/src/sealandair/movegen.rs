@@ -356,6 +356,18 @@ impl Board {
             .collect()
     }
 
+    /// Returns true if `m` is a retreat (R1): an aircraft's move to one of its own airports
+    /// that no flight line through its point reaches, so it must go by a route.
+    pub fn is_retreat(&self, m: Move) -> bool {
+        let Some(piece) = self.get(m.from) else {
+            return false;
+        };
+        !m.remote
+            && piece.kind.is_aircraft()
+            && m.to.airport_side() == Some(piece.side)
+            && !map().lines_through(m.from).any(|line| line.contains(&m.to))
+    }
+
     /// Returns the land and sea points an aircraft flies over on the way from `from` to `to`:
     /// along one flight line, or along its line to a retreat route (V2).
     pub fn flown_over(&self, from: Point, to: Point) -> Vec<Point> {

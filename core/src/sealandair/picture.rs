@@ -116,38 +116,35 @@ pub fn board_svg() -> String {
         r##"<text x="{tx:.1}" y="{:.1}" font-size="9" fill="#7a5c2e">国界</text>"##,
         ty - 5.0
     );
-    // Roads and railways.
-    for a in 0..POINTS {
-        for link in m.land.links(a) {
-            if link.to < a {
-                continue;
-            }
-            let (pa, pb) = (
-                Point::from_index(a).expect("a point"),
-                Point::from_index(link.to).expect("a point"),
-            );
-            let style = if link.rail {
-                r##"stroke="#111" stroke-width="3" stroke-dasharray="7 4""##
-            } else {
-                r##"stroke="#d01c1c" stroke-width="2""##
-            };
-            line(&mut out, px(pa.position()), px(pb.position()), style);
-        }
-        for link in m.sea.links(a) {
-            if link.to < a {
-                continue;
-            }
-            let (pa, pb) = (
-                Point::from_index(a).expect("a point"),
-                Point::from_index(link.to).expect("a point"),
-            );
-            line(
-                &mut out,
-                px(pa.position()),
-                px(pb.position()),
-                r##"stroke="#d9a400" stroke-width="2.5""##,
-            );
-        }
+    // Roads and railways, then the sea lines: every link once.
+    let links = |graph: &crate::graph::BoardGraph| -> Vec<(Point, Point, bool)> {
+        (0..POINTS)
+            .flat_map(|a| {
+                graph
+                    .links(a)
+                    .iter()
+                    .filter(move |l| l.to > a)
+                    .filter_map(move |l| {
+                        Some((Point::from_index(a)?, Point::from_index(l.to)?, l.rail))
+                    })
+            })
+            .collect()
+    };
+    for (pa, pb, rail) in links(&m.land) {
+        let style = if rail {
+            r##"stroke="#111" stroke-width="3" stroke-dasharray="7 4""##
+        } else {
+            r##"stroke="#d01c1c" stroke-width="2""##
+        };
+        line(&mut out, px(pa.position()), px(pb.position()), style);
+    }
+    for (pa, pb, _) in links(&m.sea) {
+        line(
+            &mut out,
+            px(pa.position()),
+            px(pb.position()),
+            r##"stroke="#d9a400" stroke-width="2.5""##,
+        );
     }
     // The double red landing lines.
     for &(port, land) in &m.landings {
@@ -166,8 +163,8 @@ pub fn board_svg() -> String {
         );
     }
     // Retreat routes, then flight lines.
-    for route in &m.routes {
-        let pts: Vec<String> = route
+    let polyline = |out: &mut String, points: &[Point], style: &str| {
+        let pts: Vec<String> = points
             .iter()
             .map(|p| {
                 let (x, y) = px(p.position());
@@ -176,22 +173,22 @@ pub fn board_svg() -> String {
             .collect();
         let _ = writeln!(
             out,
-            r##"<polyline points="{}" fill="none" stroke="#d01c1c" stroke-width="3" stroke-dasharray="10 6" opacity="0.8"/>"##,
+            r##"<polyline points="{}" fill="none" {style}/>"##,
             pts.join(" ")
+        );
+    };
+    for route in &m.routes {
+        polyline(
+            &mut out,
+            route,
+            r##"stroke="#d01c1c" stroke-width="3" stroke-dasharray="10 6" opacity="0.8""##,
         );
     }
     for flight in &m.flights {
-        let pts: Vec<String> = flight
-            .iter()
-            .map(|p| {
-                let (x, y) = px(p.position());
-                format!("{x:.1},{y:.1}")
-            })
-            .collect();
-        let _ = writeln!(
-            out,
-            r##"<polyline points="{}" fill="none" stroke="#111" stroke-width="1.8" stroke-dasharray="1.5 4" stroke-linecap="round"/>"##,
-            pts.join(" ")
+        polyline(
+            &mut out,
+            flight,
+            r##"stroke="#111" stroke-width="1.8" stroke-dasharray="1.5 4" stroke-linecap="round""##,
         );
     }
     // Fire arrows: a two-way pair as one line with two heads, set beside the links.

@@ -251,13 +251,8 @@ impl SeaLandAir {
                 });
             }
         }
-        let retreat = !m.remote
-            && defender.is_none()
-            && piece.kind.is_aircraft()
-            && m.to.airport_side() == Some(side)
-            && !map().lines_through(m.from).any(|line| line.contains(&m.to));
         let mut attacked = None;
-        let event = if retreat {
+        let event = if self.board.is_retreat(m) {
             self.retreat(side, piece, m)
         } else if let Some(d) = defender {
             let clash = if m.remote {

@@ -4,7 +4,7 @@
 //! owner alone. When the game is over, everything shows.
 
 use super::board::Point;
-use super::movegen::{Move, Piece};
+use super::movegen::{Board, Move, Piece};
 use super::pieces::Kind;
 use super::state::{SeaLandAir, side_of};
 use crate::game::Viewer;
@@ -71,6 +71,27 @@ pub struct SeenPlay {
 }
 
 impl SeaLandAirView {
+    /// Rebuilds the board this view shows. An enemy piece of unknown identity stands as a
+    /// private: movement never depends on an enemy's identity, so the board gives this seat's
+    /// legal moves exactly (the pieces' own `kind`s say which identities are real).
+    pub fn board(&self) -> Board {
+        let mut board = Board::default();
+        for (i, seen) in self.pieces.iter().enumerate() {
+            if let Ok(at) = seen.at.parse::<Point>() {
+                let kind = seen.kind.unwrap_or(Kind::Private);
+                board.set(
+                    at,
+                    Some(Piece {
+                        side: seen.side,
+                        kind,
+                        id: i as u8,
+                    }),
+                );
+            }
+        }
+        board
+    }
+
     pub(crate) fn of(game: &SeaLandAir, viewer: Viewer) -> Self {
         let seen = |at: Point, piece: Piece| SeenPiece {
             at: at.to_string(),
