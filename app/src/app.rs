@@ -1,12 +1,11 @@
-//! Start-up, the shared context every screen works through, and navigation.
+//! Start-up: the command line, the window, the history and the screens, put together.
 
-use crate::history_model::HistoryModel;
+use crate::ctx::Ctx;
 use crate::screens;
 use crate::settings::{Language, Settings, system_language};
-use crate::store::{DB_FILE, Store, StoreError};
+use crate::store::{DB_FILE, Store};
 use qiguan_ui::{AppWindow, Nav, Screen};
 use slint::ComponentHandle;
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -73,157 +72,6 @@ pub fn default_data_dir() -> Option<PathBuf> {
     directories::ProjectDirs::from("org", "Qiguan", "qiguan").map(|d| d.data_dir().to_owned())
 }
 
-/// The setting that names the game on screen (empty when none is).
-const RESUME_KEY: &str = "resume-game";
-
-/// What every screen shares.
-pub struct Ctx {
-    pub(crate) ui: slint::Weak<AppWindow>,
-    pub(crate) store: Rc<RefCell<Option<Store>>>,
-    pub(crate) data_dir: PathBuf,
-    pub(crate) settings: RefCell<Settings>,
-    pub(crate) history: Rc<HistoryModel>,
-    pub(crate) play: RefCell<Option<screens::play::PlaySession>>,
-    pub(crate) replay: RefCell<Option<screens::replay::ReplaySession>>,
-    pub(crate) junqi: RefCell<Option<screens::junqi::JunqiSession>>,
-    pub(crate) aeroplane: RefCell<Option<screens::aeroplane::AeroplaneSession>>,
-    pub(crate) sealandair: RefCell<Option<screens::sealandair::SlaSession>>,
-    /// The correspondence server's address (a setting).
-    pub(crate) server: RefCell<String>,
-    /// The sync worker and what it reports; none when the history could not be opened.
-    pub(crate) worker: RefCell<Option<crate::online::Worker>>,
-    pub(crate) sync_events: RefCell<Option<std::sync::mpsc::Receiver<crate::online::Event>>>,
-    back_stack: RefCell<Vec<Screen>>,
-}
-
-impl std::fmt::Debug for Ctx {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Ctx({})", self.data_dir.display())
-    }
-}
-
-impl Ctx {
-    /// Returns the window (which exists for as long as the app does).
-    pub(crate) fn ui(&self) -> AppWindow {
-        // The window outlives every callback that reaches here.
-        self.ui
-            .upgrade()
-            .expect("the window is alive while its callbacks run")
-    }
-
-    /// Runs `f` with the open store; fails when the history could not be opened.
-    pub(crate) fn with_store<T>(
-        &self,
-        f: impl FnOnce(&mut Store) -> Result<T, StoreError>,
-    ) -> Result<T, StoreError> {
-        match self.store.borrow_mut().as_mut() {
-            Some(store) => f(store),
-            None => Err(StoreError::Io {
-                path: self.data_dir.join(DB_FILE),
-                detail: "the history is not open".into(),
-            }),
-        }
-    }
-
-    /// Shows `screen`, remembering where to go back to.
-    pub(crate) fn go(self: &Rc<Self>, screen: Screen) {
-        let ui = self.ui();
-        let current = ui.global::<Nav>().get_screen();
-        if current != screen {
-            self.back_stack.borrow_mut().push(current);
-        }
-        self.show(screen);
-    }
-
-    /// Shows `screen` with nothing to go back to but home.
-    pub(crate) fn reset_to(self: &Rc<Self>, screen: Screen) {
-        *self.back_stack.borrow_mut() = if screen == Screen::Home {
-            vec![]
-        } else {
-            vec![Screen::Home]
-        };
-        self.show(screen);
-    }
-
-    /// Goes back one screen (home when there is nothing to go back to).
-    pub(crate) fn back(self: &Rc<Self>) {
-        let previous = self.back_stack.borrow_mut().pop().unwrap_or(Screen::Home);
-        self.show(previous);
-    }
-
-    fn show(self: &Rc<Self>, screen: Screen) {
-        if screen != Screen::Play && screen != Screen::Junqi && screen != Screen::Aeroplane {
-            self.send(crate::online::Command::Watch(None));
-        }
-        self.remember_screen(screen);
-        match screen {
-            Screen::Online => screens::online::refresh(self),
-            Screen::Home => screens::home::refresh(self),
-            Screen::History => screens::history::refresh(self),
-            Screen::Settings => screens::settings::refresh(self),
-            _ => {}
-        }
-        self.ui().global::<Nav>().set_screen(screen);
-    }
-
-    /// Remembers the game on screen (or that none is), so that a restart can bring it back.
-    fn remember_screen(&self, screen: Screen) {
-        let game = match screen {
-            Screen::Play => self.play.borrow().as_ref().map(|s| s.id()),
-            Screen::Junqi => self.junqi.borrow().as_ref().map(|s| s.id()),
-            Screen::Aeroplane => self.aeroplane.borrow().as_ref().map(|s| s.id()),
-            Screen::Sealandair => self.sealandair.borrow().as_ref().map(|s| s.id()),
-            _ => None,
-        };
-        let value = game.map_or_else(String::new, |id| id.0.to_string());
-        let _ = self.with_store(|store| {
-            if store.setting(RESUME_KEY)?.as_deref() != Some(value.as_str()) {
-                store.set_setting(RESUME_KEY, &value)?;
-            }
-            Ok(())
-        });
-    }
-
-    /// The game that was on screen when the app stopped, if it is still there.
-    fn game_to_resume(&self) -> Option<crate::store::GameId> {
-        let id = self
-            .with_store(|store| store.setting(RESUME_KEY))
-            .ok()
-            .flatten()
-            .and_then(|v| v.parse::<i64>().ok())
-            .map(crate::store::GameId)?;
-        self.with_store(|store| store.summaries(&[id]))
-            .is_ok_and(|rows| !rows.is_empty())
-            .then_some(id)
-    }
-
-    /// Sends a command to the sync worker, if it runs.
-    pub(crate) fn send(&self, command: crate::online::Command) {
-        if let Some(worker) = self.worker.borrow().as_ref() {
-            worker.send(command);
-        }
-    }
-
-    /// Handles what the sync worker reported since the last call.
-    pub(crate) fn drain_sync(self: &Rc<Self>) {
-        let events: Vec<_> = match self.sync_events.borrow().as_ref() {
-            Some(rx) => rx.try_iter().collect(),
-            None => return,
-        };
-        for event in events {
-            screens::online::handle(self, event);
-        }
-    }
-
-    /// Returns the time now in Unix milliseconds.
-    pub(crate) fn now(&self) -> i64 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_millis() as i64)
-            .unwrap_or(0)
-    }
-}
-
 /// The running app: the window and the context behind it.
 pub struct App {
     window: AppWindow,
@@ -274,23 +122,13 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
         .as_ref()
         .and_then(|s| Settings::load(s, defaults).ok())
         .unwrap_or(defaults);
-    let store = Rc::new(RefCell::new(store));
-    let ctx = Rc::new(Ctx {
-        ui: window.as_weak(),
-        history: Rc::new(HistoryModel::new(store.clone())),
+    let ctx = Rc::new(Ctx::new(
+        window.as_weak(),
         store,
-        data_dir: options.data_dir,
-        settings: RefCell::new(settings),
-        play: RefCell::default(),
-        replay: RefCell::default(),
-        junqi: RefCell::default(),
-        aeroplane: RefCell::default(),
-        sealandair: RefCell::default(),
-        server: RefCell::new(String::new()),
-        worker: RefCell::default(),
-        sync_events: RefCell::default(),
-        back_stack: RefCell::default(),
-    });
+        options.data_dir,
+        settings,
+        screens::registry::sessions(),
+    ));
     screens::online::start(&ctx);
     screens::settings::apply_language(&settings);
     screens::connect(&ctx);
@@ -307,7 +145,7 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
             let resume = options.resume.then(|| ctx.game_to_resume()).flatten();
             ctx.reset_to(Screen::Home);
             if let Some(id) = resume {
-                screens::play::open(&ctx, id);
+                screens::registry::open(&ctx, id);
             }
         }
     }

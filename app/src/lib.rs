@@ -5,8 +5,10 @@
 
 mod app;
 pub mod board_view;
+mod ctx;
 pub mod history_model;
 pub mod online;
+mod random;
 mod screens;
 pub mod settings;
 pub mod store;

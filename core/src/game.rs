@@ -22,6 +22,14 @@ pub enum GameKind {
 }
 
 impl GameKind {
+    /// Every game, in the order the app lists them.
+    pub const ALL: [GameKind; 4] = [
+        GameKind::Xiangqi,
+        GameKind::Junqi,
+        GameKind::Aeroplane,
+        GameKind::SeaLandAir,
+    ];
+
     /// Returns the stable text name (`xiangqi`).
     pub fn as_str(self) -> &'static str {
         match self {

@@ -1,6 +1,6 @@
 //! About: version and where the games are kept.
 
-use crate::app::Ctx;
+use crate::ctx::Ctx;
 use qiguan_ui::AboutAdapter;
 use slint::ComponentHandle;
 use std::rc::Rc;

@@ -8,8 +8,10 @@
 //! correspondence game the server rolls: the seat's `roll` is queued, and the roll arrives with
 //! the server's answer.
 
+use super::registry::{GameEntry, OnlineChoice};
 use super::{handler, handler0, handler2};
-use crate::app::Ctx;
+use crate::ctx::Ctx;
+use crate::ctx::Sessions;
 use crate::online::Command;
 use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing, StoreError};
 use qiguan_core::aeroplane::board::{
@@ -17,14 +19,18 @@ use qiguan_core::aeroplane::board::{
 };
 use qiguan_core::aeroplane::bot::{self, Strength};
 use qiguan_core::aeroplane::{
-    Aeroplane, AeroplaneEvent, AeroplaneMove, AeroplaneOptions, MoveKind, Phase, Plan,
+    Aeroplane, AeroplaneEvent, AeroplaneMove, AeroplaneOptions, LaunchRule, MoveKind, Phase, Plan,
+    ThreeSixes,
 };
 use qiguan_core::{
-    Action, Actor, AnyMatch, GameResult, Match, MatchEvent, Record, Rules, Seat, ToAct, Told,
-    Viewer,
+    Action, Actor, AnyMatch, GameKind, GameResult, Match, MatchEvent, Record, Rules, Seat, ToAct,
+    Told, Viewer,
 };
-use qiguan_ui::{AeroCell, AeroChoice, AeroPlane, AeroSeat, AeroplaneAdapter, Screen};
+use qiguan_ui::{
+    AeroCell, AeroChoice, AeroPlane, AeroSeat, AeroplaneAdapter, NewGameAdapter, Screen,
+};
 use slint::{ComponentHandle, ModelRc, VecModel};
+use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -58,11 +64,6 @@ pub struct AeroplaneSession {
 }
 
 impl AeroplaneSession {
-    /// The stored game on screen.
-    pub(crate) fn id(&self) -> GameId {
-        self.id
-    }
-
     /// The seat whose turn it is, if a computer on this device plays it.
     fn computer_to_act(&self) -> Option<(Seat, Strength)> {
         if self.remote.is_some() {
@@ -95,12 +96,37 @@ impl AeroplaneSession {
     }
 }
 
+/// Aeroplane chess in the registry of games.
+pub(crate) const ENTRY: GameEntry = GameEntry {
+    kind: GameKind::Aeroplane,
+    screen: Screen::Aeroplane,
+    connect,
+    sessions: || vec![Sessions::slot::<AeroplaneSession>()],
+    open,
+    review: |ctx, id, _| open(ctx, id),
+    shown: |ctx| slot(ctx).borrow().as_ref().map(|s| s.id),
+    reload_if_open,
+    set_sync_status,
+    start: start_chosen,
+    online: |a, _| OnlineChoice {
+        options: serde_json::to_value(chosen_options(a)).unwrap_or_default(),
+        // The creator flies red; the other seats are invited or the server's computer.
+        seat: 0,
+        bots: chosen_seats(a)
+            .0
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter_map(|(seat, c)| c.map(|s| (seat as u8, s)))
+            .collect(),
+    },
+};
+
 pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<AeroplaneAdapter>();
     a.on_roll(handler0(ctx, |ctx| {
-        let seat = ctx
-            .aeroplane
+        let seat = slot(ctx)
             .borrow()
             .as_ref()
             .and_then(AeroplaneSession::person_to_act);
@@ -109,7 +135,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
         }
     }));
     a.on_choose(handler(ctx, |ctx, index: i32| {
-        let choice = ctx.aeroplane.borrow().as_ref().and_then(|s| {
+        let choice = slot(ctx).borrow().as_ref().and_then(|s| {
             let seat = s.person_to_act()?;
             let mv = choices(s).into_iter().nth(usize::try_from(index).ok()?)?.0;
             Some((seat, mv))
@@ -119,7 +145,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
         }
     }));
     a.on_plane_clicked(handler2(ctx, |ctx, seat: i32, plane: i32| {
-        let choice = ctx.aeroplane.borrow().as_ref().and_then(|s| {
+        let choice = slot(ctx).borrow().as_ref().and_then(|s| {
             let mover = s.person_to_act()?;
             if mover.index() as i32 != seat {
                 return None;
@@ -137,27 +163,23 @@ pub fn connect(ctx: &Rc<Ctx>) {
         }
     }));
     a.on_resign(handler0(ctx, |ctx| {
-        let seat = ctx
-            .aeroplane
-            .borrow()
-            .as_ref()
-            .and_then(|s| match &s.remote {
-                Some(r) => Seat::new(r.seat),
-                None => s.person_to_act(),
-            });
+        let seat = slot(ctx).borrow().as_ref().and_then(|s| match &s.remote {
+            Some(r) => Seat::new(r.seat),
+            None => s.person_to_act(),
+        });
         if let Some(seat) = seat {
             act(ctx, Actor::Seat(seat), Action::Resign);
         }
     }));
     a.on_review(handler0(ctx, |ctx| {
-        if let Some(s) = ctx.aeroplane.borrow_mut().as_mut() {
+        if let Some(s) = slot(ctx).borrow_mut().as_mut() {
             s.timer.stop();
             s.review = Some(s.game.version());
         }
         refresh(ctx);
     }));
     a.on_review_step(handler(ctx, |ctx, step: i32| {
-        if let Some(s) = ctx.aeroplane.borrow_mut().as_mut()
+        if let Some(s) = slot(ctx).borrow_mut().as_mut()
             && let Some(at) = s.review
         {
             let next = at as i64 + i64::from(step);
@@ -170,7 +192,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
             .global::<AeroplaneAdapter>()
             .set_show_end_dialog(false);
         ctx.reset_to(Screen::Home);
-        super::new_game::open(ctx, "aeroplane");
+        super::new_game::open(ctx, GameKind::Aeroplane);
     }));
 }
 
@@ -205,15 +227,79 @@ pub fn start(
     Ok(id)
 }
 
+/// Returns the Aeroplane chess options chosen on the screen.
+fn chosen_options(a: &NewGameAdapter<'_>) -> AeroplaneOptions {
+    AeroplaneOptions {
+        seats: (a.get_aero_seats().clamp(0, 2) + 2) as u8,
+        launch: match a.get_aero_launch() {
+            1 => LaunchRule::SixOnly,
+            2 => LaunchRule::FiveOrSix,
+            _ => LaunchRule::Even,
+        },
+        three_sixes: if a.get_aero_end_turn() {
+            ThreeSixes::EndTurn
+        } else {
+            ThreeSixes::SendBack
+        },
+        stacks_move_together: a.get_aero_stacks_together(),
+        stacks_block: a.get_aero_stacks_block(),
+    }
+}
+
+/// Each Aeroplane chess seat's computer player as chosen (`None`: a person), and the names.
+fn chosen_seats(a: &NewGameAdapter<'_>) -> (Vec<Option<Strength>>, Vec<String>) {
+    let kinds = [
+        a.get_aero_p0(),
+        a.get_aero_p1(),
+        a.get_aero_p2(),
+        a.get_aero_p3(),
+    ];
+    let names = [
+        a.get_aero_n0(),
+        a.get_aero_n1(),
+        a.get_aero_n2(),
+        a.get_aero_n3(),
+    ];
+    let seats = chosen_options(a).seats as usize;
+    let computers: Vec<Option<Strength>> = kinds[..seats]
+        .iter()
+        .map(|k| match k {
+            1 => Some(Strength::Easy),
+            2 => Some(Strength::Strong),
+            _ => None,
+        })
+        .collect();
+    let names = names[..seats]
+        .iter()
+        .zip(&computers)
+        .map(|(n, c)| {
+            if c.is_some() {
+                crate::sync::COMPUTER_NAME.to_owned()
+            } else {
+                n.trim().to_owned()
+            }
+        })
+        .collect();
+    (computers, names)
+}
+
+/// Starts the game New game chose.
+fn start_chosen(ctx: &Rc<Ctx>, a: &NewGameAdapter<'_>) {
+    let (computers, names) = chosen_seats(a);
+    if let Err(e) = start(ctx, &chosen_options(a), names, computers) {
+        super::show_error(ctx, &e);
+    }
+}
+
 /// Loads a stored game and shows it; a finished game opens at its end.
 pub fn open(ctx: &Rc<Ctx>, id: GameId) {
-    if let Some(old) = ctx.aeroplane.borrow_mut().take() {
+    if let Some(old) = slot(ctx).borrow_mut().take() {
         old.timer.stop();
     }
     match load(ctx, id) {
         Ok(session) => {
             let online = session.remote.is_some();
-            *ctx.aeroplane.borrow_mut() = Some(session);
+            *slot(ctx).borrow_mut() = Some(session);
             let ui = ctx.ui();
             let a = ui.global::<AeroplaneAdapter>();
             a.set_show_end_dialog(false);
@@ -228,7 +314,7 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId) {
                 ctx.send(Command::Flush);
             }
         }
-        Err(e) => super::play::show_error(ctx, &e),
+        Err(e) => super::show_error(ctx, &e),
     }
 }
 
@@ -365,7 +451,7 @@ fn choices(s: &AeroplaneSession) -> Vec<(AeroplaneMove, Plan)> {
 /// Applies an action: stored before it shows (with the device's roll when it asks for one),
 /// or queued for the server in a correspondence game.
 fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<AeroplaneMove>) {
-    let Some(mut s) = ctx.aeroplane.borrow_mut().take() else {
+    let Some(mut s) = slot(ctx).borrow_mut().take() else {
         return;
     };
     let result = if s.remote.is_some() {
@@ -376,11 +462,11 @@ fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<AeroplaneMove>) {
     let rolled = matches!(action, Action::Play(AeroplaneMove::Roll)) && s.remote.is_none();
     let over = s.game.outcome().is_some();
     let online = s.remote.is_some();
-    *ctx.aeroplane.borrow_mut() = Some(s);
+    *slot(ctx).borrow_mut() = Some(s);
     let ui = ctx.ui();
     let a = ui.global::<AeroplaneAdapter>();
     match result {
-        Err(e) => super::play::show_error(ctx, &e),
+        Err(e) => super::show_error(ctx, &e),
         Ok(()) => {
             if rolled {
                 a.set_rolling(true);
@@ -407,7 +493,7 @@ fn store_and_apply(
     let mut next = s.game.clone();
     let mut told = next.apply(actor, action).map_err(|e| e.to_string())?;
     // This device is the authority: it rolls at once, and the roll is stored with the ask.
-    while let Some(die) = next.chance(&mut super::junqi::os_pick) {
+    while let Some(die) = next.chance(&mut crate::random::os_pick) {
         told.extend(
             next.apply(Actor::Authority, &die)
                 .map_err(|e| e.to_string())?,
@@ -470,7 +556,7 @@ fn queue_remote(
 /// Arms the timer for what happens next without a tap: a computer seat's step, or the only
 /// possible move played for a person (a setting).
 fn schedule(ctx: &Rc<Ctx>) {
-    let guard = ctx.aeroplane.borrow();
+    let guard = slot(ctx).borrow();
     let Some(s) = guard.as_ref() else { return };
     if s.review.is_some() || s.game.outcome().is_some() {
         s.timer.stop();
@@ -507,10 +593,10 @@ fn computer_step(ctx: &Rc<Ctx>) {
     if !on_screen(ctx) {
         return;
     }
-    let step = ctx.aeroplane.borrow().as_ref().and_then(|s| {
+    let step = slot(ctx).borrow().as_ref().and_then(|s| {
         let (seat, strength) = s.computer_to_act()?;
         let view = s.game.view(Viewer::Seat(seat)).game;
-        let mv = bot::choose(&view, seat, strength, super::junqi::random_seed())?;
+        let mv = bot::choose(&view, seat, strength, crate::random::random_seed())?;
         Some((seat, mv))
     });
     if let Some((seat, mv)) = step {
@@ -523,7 +609,7 @@ fn only_move(ctx: &Rc<Ctx>) {
     if !on_screen(ctx) {
         return;
     }
-    let step = ctx.aeroplane.borrow().as_ref().and_then(|s| {
+    let step = slot(ctx).borrow().as_ref().and_then(|s| {
         let seat = s.person_to_act()?;
         let list = choices(s);
         (list.len() == 1).then(|| (seat, list[0].0))
@@ -535,8 +621,7 @@ fn only_move(ctx: &Rc<Ctx>) {
 
 /// Reloads the open game if the sync worker changed it.
 pub fn reload_if_open(ctx: &Rc<Ctx>, ids: &[GameId]) {
-    let Some((id, version, was_over)) = ctx
-        .aeroplane
+    let Some((id, version, was_over)) = slot(ctx)
         .borrow()
         .as_ref()
         .map(|s| (s.id, s.game.version(), s.game.outcome().is_some()))
@@ -553,7 +638,7 @@ pub fn reload_if_open(ctx: &Rc<Ctx>, ids: &[GameId]) {
                 .iter()
                 .any(|e| e.by == Actor::Authority);
             let over = session.game.outcome().is_some();
-            if let Some(old) = ctx.aeroplane.borrow_mut().replace(session) {
+            if let Some(old) = slot(ctx).borrow_mut().replace(session) {
                 old.timer.stop();
             }
             let ui = ctx.ui();
@@ -567,14 +652,13 @@ pub fn reload_if_open(ctx: &Rc<Ctx>, ids: &[GameId]) {
             refresh(ctx);
             schedule(ctx);
         }
-        Err(e) => super::play::show_error(ctx, &e),
+        Err(e) => super::show_error(ctx, &e),
     }
 }
 
 /// Shows whether the open correspondence game's actions have reached the server.
 pub fn set_sync_status(ctx: &Rc<Ctx>, online: bool, pending: usize) {
-    if ctx
-        .aeroplane
+    if slot(ctx)
         .borrow()
         .as_ref()
         .is_none_or(|s| s.remote.is_none())
@@ -714,7 +798,7 @@ fn flight_paths(ring: &[(f32, f32)]) -> String {
 
 /// Pushes the session to the screen.
 pub fn refresh(ctx: &Rc<Ctx>) {
-    let guard = ctx.aeroplane.borrow();
+    let guard = slot(ctx).borrow();
     let Some(s) = guard.as_ref() else { return };
     let ui = ctx.ui();
     let a = ui.global::<AeroplaneAdapter>();
@@ -865,4 +949,9 @@ pub fn refresh(ctx: &Rc<Ctx>) {
             .unwrap_or_default()
             .into(),
     );
+}
+
+/// The AeroplaneSession slot in the context.
+fn slot(ctx: &Ctx) -> &RefCell<Option<AeroplaneSession>> {
+    ctx.session()
 }

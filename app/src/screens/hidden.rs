@@ -2,7 +2,7 @@
 //! game's truth lives (this device as referee, or a server), loading it, storing an action
 //! before it shows, and queueing one for the server.
 
-use crate::app::Ctx;
+use crate::ctx::Ctx;
 use crate::online::Command;
 use crate::store::{GameId, Mode, RemoteGame, Standing, StoreError};
 use crate::sync::ServerView;
@@ -214,7 +214,7 @@ pub(crate) fn store_and_apply<G: Rules>(
     };
     let mut next = game.clone();
     next.apply(actor, action).map_err(|e| e.to_string())?;
-    next.resolve_chance(&mut super::junqi::os_pick)
+    next.resolve_chance(&mut crate::random::os_pick)
         .map_err(|e| e.to_string())?;
     let from = game.version();
     let entries = next.actions()[from..].to_vec();

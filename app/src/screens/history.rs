@@ -1,7 +1,7 @@
 //! History: filter, search, delete, open, and import games.
 
 use super::{handler, handler0};
-use crate::app::Ctx;
+use crate::ctx::Ctx;
 use crate::store::{GameId, HistoryFilter, Mode, NewGame, ResultFilter, Standing};
 use qiguan_core::xiangqi::XiangqiOptions;
 use qiguan_core::xiangqi::pgn::read_game;
@@ -20,7 +20,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
     a.on_open(handler(ctx, |ctx, id: i32| open(ctx, GameId(id as i64))));
     a.on_delete(handler(ctx, |ctx, id: i32| {
         if let Err(e) = ctx.with_store(|store| store.delete(GameId(id as i64))) {
-            super::play::show_error(ctx, &e.to_string());
+            super::show_error(ctx, &e.to_string());
         }
         refresh(ctx);
     }));
@@ -76,7 +76,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     let filter = filter_of(&a, ctx.now());
     match ctx.history.refresh(&filter) {
         Ok(n) => a.set_total(n as i32),
-        Err(e) => super::play::show_error(ctx, &e.to_string()),
+        Err(e) => super::show_error(ctx, &e.to_string()),
     }
 }
 
@@ -84,10 +84,12 @@ pub fn refresh(ctx: &Rc<Ctx>) {
 fn open(ctx: &Rc<Ctx>, id: GameId) {
     let summary = ctx.with_store(|store| store.summaries(&[id]));
     match summary.as_deref() {
-        Ok([s]) if s.result.is_none() && s.mode == Mode::PassAndPlay => super::play::open(ctx, id),
-        Ok([_]) => super::replay::open(ctx, id, true),
+        Ok([s]) if s.result.is_none() && s.mode == Mode::PassAndPlay => {
+            super::registry::open(ctx, id)
+        }
+        Ok([_]) => super::registry::review(ctx, id, true),
         Ok(_) => refresh(ctx),
-        Err(e) => super::play::show_error(ctx, &e.to_string()),
+        Err(e) => super::show_error(ctx, &e.to_string()),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Home: games to start, unfinished games to continue.
 
 use super::{handler, handler0};
-use crate::app::Ctx;
+use crate::ctx::Ctx;
 use crate::history_model::game_row;
 use crate::store::{GameId, StoredGame, replay};
 use qiguan_core::ToAct;
@@ -16,10 +16,13 @@ pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let home = ui.global::<HomeAdapter>();
     home.on_new_game(handler(ctx, |ctx, kind: slint::SharedString| {
-        super::new_game::open(ctx, &kind);
+        match kind.parse() {
+            Ok(kind) => super::new_game::open(ctx, kind),
+            Err(e) => super::show_error(ctx, &e),
+        }
     }));
     home.on_continue_game(handler(ctx, |ctx, id: i32| {
-        super::play::open(ctx, GameId(id as i64));
+        super::registry::open(ctx, GameId(id as i64));
     }));
     home.on_online(handler0(ctx, |ctx| ctx.go(Screen::Online)));
     home.on_history(handler0(ctx, |ctx| ctx.go(Screen::History)));

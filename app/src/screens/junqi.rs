@@ -12,16 +12,22 @@
 use super::handler;
 use super::handler0;
 use super::hidden::{self, Seen, Source};
-use crate::app::Ctx;
+use super::new_game::two_seats;
+use super::registry::{GameEntry, OnlineChoice};
+use crate::ctx::Ctx;
+use crate::ctx::Sessions;
 use crate::online::Command;
+use crate::random::{os_pick, random_seed};
 use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing};
 use qiguan_core::junqi::bot;
 use qiguan_core::junqi::{
-    Deployment, Junqi, JunqiEvent, JunqiMove, JunqiOptions, JunqiView, Point, Rank, SeenPlay, Side,
-    Visibility, graph,
+    Deployment, FlipColours, Junqi, JunqiEvent, JunqiMove, JunqiOptions, JunqiView, Point, Rank,
+    SeenPlay, Side, Visibility, graph,
 };
-use qiguan_core::{Action, Actor, AnyMatch, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer};
-use qiguan_ui::{DeployIssue, JunqiAdapter, JunqiCell, Screen};
+use qiguan_core::{
+    Action, Actor, AnyMatch, GameKind, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
+};
+use qiguan_ui::{DeployIssue, JunqiAdapter, JunqiCell, NewGameAdapter, Screen};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -54,11 +60,6 @@ pub struct JunqiSession {
 }
 
 impl JunqiSession {
-    /// The stored game on screen.
-    pub(crate) fn id(&self) -> GameId {
-        self.id
-    }
-
     fn local(&self) -> Option<&Match<Junqi>> {
         self.source.local()
     }
@@ -148,6 +149,21 @@ impl JunqiSession {
     }
 }
 
+/// Junqi in the registry of games.
+pub(crate) const ENTRY: GameEntry = GameEntry {
+    kind: GameKind::Junqi,
+    screen: Screen::Junqi,
+    connect,
+    sessions: || vec![Sessions::slot::<JunqiSession>()],
+    open,
+    review: |ctx, id, _| open(ctx, id),
+    shown: |ctx| slot(ctx).borrow().as_ref().map(|s| s.id),
+    reload_if_open,
+    set_sync_status,
+    start: start_chosen,
+    online: |a, side| OnlineChoice::two_people(chosen_options(a), side),
+};
+
 pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<JunqiAdapter>();
@@ -156,7 +172,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
     a.set_rail_dashes(rail_path(true).into());
     a.on_cell_clicked(handler(ctx, |ctx, i: i32| cell_clicked(ctx, i)));
     a.on_handover_done(handler0(ctx, |ctx| {
-        if let Some(s) = ctx.junqi.borrow_mut().as_mut() {
+        if let Some(s) = slot(ctx).borrow_mut().as_mut() {
             s.handover = false;
         }
         refresh(ctx);
@@ -183,13 +199,13 @@ pub fn connect(ctx: &Rc<Ctx>) {
         if let Some((name, _)) = saved_layouts(ctx).get(i as usize) {
             let key = format!("{LAYOUT_KEY}{name}");
             if let Err(e) = ctx.with_store(|store| store.delete_setting(&key)) {
-                super::play::show_error(ctx, &e.to_string());
+                super::show_error(ctx, &e.to_string());
             }
         }
         refresh(ctx);
     }));
     a.on_deploy_ready(handler0(ctx, |ctx| {
-        let chosen = ctx.junqi.borrow().as_ref().and_then(|s| {
+        let chosen = slot(ctx).borrow().as_ref().and_then(|s| {
             let d = s.draft.as_ref()?;
             d.validate().ok()?;
             Some((s.viewer, JunqiMove::Deploy(d.to_text())))
@@ -211,7 +227,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
         )
     }));
     a.on_review(handler0(ctx, |ctx| {
-        if let Some(s) = ctx.junqi.borrow_mut().as_mut()
+        if let Some(s) = slot(ctx).borrow_mut().as_mut()
             && s.local().is_some()
         {
             s.review = Some(s.version());
@@ -220,7 +236,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
         refresh(ctx);
     }));
     a.on_review_step(handler(ctx, |ctx, step: i32| {
-        if let Some(s) = ctx.junqi.borrow_mut().as_mut()
+        if let Some(s) = slot(ctx).borrow_mut().as_mut()
             && let Some(at) = s.review
         {
             let next = at as i64 + step as i64;
@@ -231,13 +247,13 @@ pub fn connect(ctx: &Rc<Ctx>) {
     a.on_new_game(handler0(ctx, |ctx| {
         ctx.ui().global::<JunqiAdapter>().set_show_end_dialog(false);
         ctx.reset_to(Screen::Home);
-        super::new_game::open(ctx, "junqi");
+        super::new_game::open(ctx, GameKind::Junqi);
     }));
 }
 
 /// The viewer resigns, offers a draw or answers one.
 fn viewer_acts(ctx: &Rc<Ctx>, action: Action<JunqiMove>) {
-    let seat = ctx.junqi.borrow().as_ref().map(|s| s.viewer);
+    let seat = slot(ctx).borrow().as_ref().map(|s| s.viewer);
     if let Some(seat) = seat {
         act(ctx, Actor::Seat(seat), action);
     }
@@ -259,7 +275,7 @@ pub fn start(
     let mode = computer.map_or(Mode::PassAndPlay, |s| Mode::Computer(s.index() as u8));
     let any = AnyMatch::Junqi(game.clone());
     let mut new = NewGame::from_match(&any, mode, players);
-    new.kind = qiguan_core::GameKind::Junqi;
+    new.kind = GameKind::Junqi;
     let standing = Standing::new(&dealt, game.outcome());
     let now = ctx.now();
     let id = ctx
@@ -270,6 +286,37 @@ pub fn start(
     Ok(id)
 }
 
+/// Returns the Junqi options chosen on the screen.
+fn chosen_options(a: &NewGameAdapter<'_>) -> JunqiOptions {
+    JunqiOptions {
+        visibility: match a.get_junqi_mode() {
+            1 => Visibility::Open,
+            2 => Visibility::Flip,
+            _ => Visibility::Referee,
+        },
+        landmine_stays: a.get_landmine_stays(),
+        camps_safe: a.get_camps_safe(),
+        bombs_enter_headquarters: a.get_bombs_enter_hq(),
+        quiet_plies: None,
+        flip_colours: if a.get_two_in_a_row() {
+            FlipColours::TwoInARow
+        } else {
+            FlipColours::FirstTurn
+        },
+        headquarters_locked: a.get_hq_locked(),
+        landmines_attackable: a.get_landmines_attackable(),
+    }
+}
+
+/// Starts the game New game chose.
+fn start_chosen(ctx: &Rc<Ctx>, a: &NewGameAdapter<'_>) {
+    let options = chosen_options(a);
+    let (players, computer) = two_seats(a);
+    if let Err(e) = start(ctx, &options, players, computer) {
+        super::show_error(ctx, &e);
+    }
+}
+
 /// Loads a stored Junqi game and shows it: behind the hand-over screen if it has secrets.
 pub fn open(ctx: &Rc<Ctx>, id: GameId) {
     match load(ctx, id) {
@@ -277,7 +324,7 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId) {
             run_computer(ctx, &mut session);
             settle_viewer(&mut session, true);
             let online = session.remote.is_some();
-            *ctx.junqi.borrow_mut() = Some(session);
+            *slot(ctx).borrow_mut() = Some(session);
             let ui = ctx.ui();
             let a = ui.global::<JunqiAdapter>();
             a.set_show_end_dialog(false);
@@ -291,7 +338,7 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId) {
                 ctx.send(Command::Flush);
             }
         }
-        Err(e) => super::play::show_error(ctx, &e),
+        Err(e) => super::show_error(ctx, &e),
     }
 }
 
@@ -315,13 +362,13 @@ fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<JunqiSession, String> {
 
 /// Reloads the open game if the sync worker changed it, keeping a deployment being arranged.
 pub fn reload_if_open(ctx: &Rc<Ctx>, ids: &[GameId]) {
-    let Some(id) = ctx.junqi.borrow().as_ref().map(|s| s.id) else {
+    let Some(id) = slot(ctx).borrow().as_ref().map(|s| s.id) else {
         return;
     };
     if !ids.contains(&id) || ctx.ui().global::<qiguan_ui::Nav>().get_screen() != Screen::Junqi {
         return;
     }
-    let (was_over, draft, selected, shown) = match ctx.junqi.borrow_mut().as_mut() {
+    let (was_over, draft, selected, shown) = match slot(ctx).borrow_mut().as_mut() {
         Some(s) => (
             s.outcome().is_some(),
             s.draft.take(),
@@ -337,20 +384,19 @@ pub fn reload_if_open(ctx: &Rc<Ctx>, ids: &[GameId]) {
             session.selected = selected;
             settle_viewer(&mut session, false);
             let over = session.outcome().is_some();
-            *ctx.junqi.borrow_mut() = Some(session);
+            *slot(ctx).borrow_mut() = Some(session);
             if over && !was_over {
                 ctx.ui().global::<JunqiAdapter>().set_show_end_dialog(true);
             }
             refresh(ctx);
         }
-        Err(e) => super::play::show_error(ctx, &e),
+        Err(e) => super::show_error(ctx, &e),
     }
 }
 
 /// Shows whether the open correspondence game's actions have reached the server.
 pub fn set_sync_status(ctx: &Rc<Ctx>, online: bool, pending: usize) {
-    if ctx
-        .junqi
+    if slot(ctx)
         .borrow()
         .as_ref()
         .is_none_or(|s| s.remote.is_none())
@@ -436,7 +482,7 @@ fn run_computer(ctx: &Rc<Ctx>, s: &mut JunqiSession) {
             }
         };
         if let Err(e) = store_and_apply(ctx, s, actor, &action) {
-            super::play::show_error(ctx, &e);
+            super::show_error(ctx, &e);
             return;
         }
     }
@@ -468,7 +514,7 @@ fn queue_remote(
 
 /// A player's action: stored, then the computer's answer, then shown.
 fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<JunqiMove>) {
-    let Some(mut s) = ctx.junqi.borrow_mut().take() else {
+    let Some(mut s) = slot(ctx).borrow_mut().take() else {
         return;
     };
     let remote = s.seen().is_some();
@@ -482,9 +528,9 @@ fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<JunqiMove>) {
         settle_viewer(&mut s, false);
     }
     let over = s.outcome().is_some();
-    *ctx.junqi.borrow_mut() = Some(s);
+    *slot(ctx).borrow_mut() = Some(s);
     match result {
-        Err(e) => super::play::show_error(ctx, &e),
+        Err(e) => super::show_error(ctx, &e),
         Ok(()) if over => ctx.ui().global::<JunqiAdapter>().set_show_end_dialog(true),
         Ok(()) if remote => ctx
             .ui()
@@ -500,7 +546,7 @@ fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
         return;
     };
     let chosen = {
-        let mut guard = ctx.junqi.borrow_mut();
+        let mut guard = slot(ctx).borrow_mut();
         let Some(s) = guard.as_mut() else { return };
         if s.handover || s.review.is_some() || s.outcome().is_some() {
             return;
@@ -548,7 +594,7 @@ fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
     };
     match chosen {
         Some(mv) => {
-            let seat = ctx.junqi.borrow().as_ref().map(|s| s.viewer);
+            let seat = slot(ctx).borrow().as_ref().map(|s| s.viewer);
             if let Some(seat) = seat {
                 act(ctx, Actor::Seat(seat), Action::Play(mv));
             }
@@ -573,7 +619,7 @@ fn swap(d: &mut Deployment, a: Point, b: Point) {
 
 /// Replaces the viewer's draft deployment.
 fn set_draft(ctx: &Rc<Ctx>, make: impl FnOnce(Side) -> Option<Deployment>) {
-    if let Some(s) = ctx.junqi.borrow_mut().as_mut()
+    if let Some(s) = slot(ctx).borrow_mut().as_mut()
         && s.draft.is_some()
         && let Some(side) = s.side_of_seat(s.viewer)
         && let Some(d) = make(side)
@@ -593,8 +639,7 @@ fn save_layout(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<JunqiAdapter>();
     let name = a.get_layout_name().trim().to_owned();
-    let text = ctx
-        .junqi
+    let text = slot(ctx)
         .borrow()
         .as_ref()
         .and_then(|s| s.draft.as_ref().map(Deployment::to_text));
@@ -602,7 +647,7 @@ fn save_layout(ctx: &Rc<Ctx>) {
         let key = format!("{LAYOUT_KEY}{name}");
         match ctx.with_store(|store| store.set_setting(&key, &text)) {
             Ok(()) => a.set_layout_name("".into()),
-            Err(e) => super::play::show_error(ctx, &e.to_string()),
+            Err(e) => super::show_error(ctx, &e.to_string()),
         }
     }
     refresh(ctx);
@@ -611,7 +656,7 @@ fn save_layout(ctx: &Rc<Ctx>) {
 /// Pushes the session to the screen.
 pub fn refresh(ctx: &Rc<Ctx>) {
     let saved = saved_layouts(ctx);
-    let guard = ctx.junqi.borrow();
+    let guard = slot(ctx).borrow();
     let Some(s) = guard.as_ref() else { return };
     let options = s.options();
     let outcome = s.outcome();
@@ -667,7 +712,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         s.computer == Some(Seat::SECOND),
     ])));
     a.set_quiet_left(options.quiet_limit() as i32 - view.quiet_plies as i32);
-    a.set_result(super::play::result_code(outcome.as_ref().map(|o| &o.result)).into());
+    a.set_result(super::result_code(outcome.as_ref().map(|o| &o.result)).into());
     a.set_reason(outcome.map(|o| o.reason.as_str()).unwrap_or("").into());
     set_banner(&a, s, &view, matches!(phase, "play" | "over"));
     let bottom = if s.side_of_seat(s.viewer) == Some(Side::North) {
@@ -986,20 +1031,7 @@ fn segment(a: (f32, f32), b: (f32, f32)) -> String {
     format!("M {:.3} {:.3} L {:.3} {:.3}", a.0, a.1, b.0, b.1)
 }
 
-/// A uniform index below `n` from the operating system's randomness: this device deals.
-pub(crate) fn os_pick(n: usize) -> usize {
-    qiguan_core::uniform_index(n, random_seed)
-}
-
-/// 64 random bits for the dealer and the computer player's choices.
-pub(crate) fn random_seed() -> u64 {
-    let mut bytes = [0u8; 8];
-    if getrandom::fill(&mut bytes).is_err() {
-        // The OS's randomness is missing: the clock still varies the deal.
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        return nanos ^ 0x9e37_79b9_7f4a_7c15;
-    }
-    u64::from_le_bytes(bytes)
+/// The JunqiSession slot in the context.
+fn slot(ctx: &Ctx) -> &RefCell<Option<JunqiSession>> {
+    ctx.session()
 }

@@ -7,17 +7,21 @@ pub mod hidden;
 pub mod history;
 pub mod home;
 pub mod junqi;
+pub mod nav;
 pub mod new_game;
 pub mod online;
 pub mod play;
+pub mod registry;
 pub mod replay;
 pub mod sealandair;
 pub mod settings;
 
-use crate::app::Ctx;
+use crate::ctx::Ctx;
 use crate::store::{GameId, StoreError};
 use qiguan_core::xiangqi::Xiangqi;
-use qiguan_core::{GameKind, Match};
+use qiguan_core::{GameResult, Match};
+use qiguan_ui::Nav;
+use slint::ComponentHandle;
 use std::rc::{Rc, Weak};
 
 /// A stored Xiangqi game, replayed: the match, its players' names and when it began.
@@ -52,36 +56,39 @@ pub(crate) fn sync_status(online: bool, pending: usize) -> Option<&'static str> 
     }
 }
 
-/// Opens a stored Junqi, Aeroplane chess or Sea-land-air game on its own screen and returns true; false for
-/// a Xiangqi game (or one that cannot be read), which the board or replay screen opens.
-pub(crate) fn open_on_own_screen(ctx: &Rc<Ctx>, id: GameId) -> bool {
-    let kind = ctx
-        .with_store(|store| store.summaries(&[id]))
-        .ok()
-        .and_then(|rows| rows.first().map(|g| g.kind));
-    match kind {
-        Some(GameKind::Junqi) => junqi::open(ctx, id),
-        Some(GameKind::Aeroplane) => aeroplane::open(ctx, id),
-        Some(GameKind::SeaLandAir) => sealandair::open(ctx, id),
-        _ => return false,
-    }
-    true
-}
-
-/// Connects every screen's callbacks.
+/// Connects every screen's callbacks: the games' through the registry, then the rest.
 pub fn connect(ctx: &Rc<Ctx>) {
+    for entry in registry::GAMES {
+        (entry.connect)(ctx);
+    }
     home::connect(ctx);
     new_game::connect(ctx);
     online::connect(ctx);
-    junqi::connect(ctx);
-    aeroplane::connect(ctx);
-    sealandair::connect(ctx);
-    play::connect(ctx);
     history::connect(ctx);
-    replay::connect(ctx);
     settings::connect(ctx);
     about::connect(ctx);
     failure::connect(ctx);
+}
+
+/// Shows a problem over the current screen.
+pub fn show_error(ctx: &Rc<Ctx>, text: &str) {
+    ctx.ui().global::<Nav>().set_error(text.into());
+}
+
+/// Returns `win:0`, `win:1`, `draw` or empty, the codes the .slint texts know.
+pub fn result_code(result: Option<&GameResult>) -> String {
+    match result {
+        None => String::new(),
+        Some(GameResult::Win { winners }) => winners
+            .first()
+            .map(|s| format!("win:{}", s.index()))
+            .unwrap_or_default(),
+        Some(GameResult::Draw) => "draw".into(),
+        Some(GameResult::Ranking { order }) => order
+            .first()
+            .map(|s| format!("win:{}", s.index()))
+            .unwrap_or_default(),
+    }
 }
 
 /// Wraps a handler so that it holds the context weakly (the window owns the handlers, the

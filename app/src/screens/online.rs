@@ -1,7 +1,7 @@
 //! Correspondence: create, invite, join, the list of games; and the sync worker's reports.
 
 use super::{handler, handler0};
-use crate::app::Ctx;
+use crate::ctx::Ctx;
 use crate::history_model::game_row;
 use crate::online::{Command, Event, Worker};
 use crate::store::GameId;
@@ -53,31 +53,14 @@ pub fn connect(ctx: &Rc<Ctx>) {
         a.set_busy(true);
         a.set_error("".into());
         let ng = ui.global::<qiguan_ui::NewGameAdapter>();
-        let (game, options) = super::new_game::chosen_game(&ng);
-        // Aeroplane chess: the creator flies red; the other seats are invited or the server's
-        // computer.
-        let aeroplane = game == qiguan_core::GameKind::Aeroplane;
-        let bots = if aeroplane {
-            let (computers, _) = super::new_game::aeroplane_seats(&ng);
-            computers
-                .iter()
-                .enumerate()
-                .skip(1)
-                .filter_map(|(seat, c)| c.map(|s| (seat as u8, s)))
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let side = a.get_side().clamp(0, 1) as u8;
+        let (game, choice) = super::new_game::chosen_online(&ng, side);
         ctx.send(Command::Create {
             server: ctx.server.borrow().clone(),
             game,
-            options,
-            bots,
-            seat: if aeroplane {
-                0
-            } else {
-                a.get_side().clamp(0, 1) as u8
-            },
+            options: choice.options,
+            bots: choice.bots,
+            seat: choice.seat,
             days_per_move: a.get_days().clamp(1, 14) as i64,
             name: a.get_name().trim().to_owned(),
         });
@@ -94,7 +77,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
         });
     }));
     a.on_open(handler(ctx, |ctx, id: i32| {
-        super::play::open(ctx, GameId(id as i64))
+        super::registry::open(ctx, GameId(id as i64))
     }));
     a.on_refresh(handler0(ctx, |ctx| {
         ctx.send(Command::Flush);
@@ -148,14 +131,13 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
             a.set_busy(false);
             a.set_code("".into());
             refresh(ctx);
-            super::play::open(ctx, id);
+            super::registry::open(ctx, id);
         }
         Event::Changed(ids) => {
             refresh(ctx);
-            super::play::reload_if_open(ctx, &ids);
-            super::junqi::reload_if_open(ctx, &ids);
-            super::aeroplane::reload_if_open(ctx, &ids);
-            super::sealandair::reload_if_open(ctx, &ids);
+            for entry in super::registry::GAMES {
+                (entry.reload_if_open)(ctx, &ids);
+            }
             if ui.global::<qiguan_ui::Nav>().get_screen() == Screen::Home {
                 super::home::refresh(ctx);
             }
@@ -163,10 +145,9 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
         Event::Status { online, pending } => {
             a.set_online(online);
             a.set_pending(pending as i32);
-            super::play::set_sync_status(ctx, online, pending);
-            super::junqi::set_sync_status(ctx, online, pending);
-            super::aeroplane::set_sync_status(ctx, online, pending);
-            super::sealandair::set_sync_status(ctx, online, pending);
+            for entry in super::registry::GAMES {
+                (entry.set_sync_status)(ctx, online, pending);
+            }
         }
         Event::Failed { what, error } => {
             a.set_busy(false);

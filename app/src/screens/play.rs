@@ -1,15 +1,19 @@
 //! The board screen: pass-and-play Xiangqi. Every action is stored before it is shown.
 
-use super::{handler, handler0, handler2};
-use crate::app::Ctx;
+use super::registry::{GameEntry, OnlineChoice};
+use super::replay::ReplaySession;
+use super::{handler, handler0, handler2, result_code, show_error};
 use crate::board_view::{self, Marks, check_square, move_rows, notate, sync};
+use crate::ctx::Ctx;
+use crate::ctx::Sessions;
 use crate::online::Command;
 use crate::settings::Orientation;
-use crate::store::{GameId, RemoteGame, Standing, StoreError};
-use qiguan_core::xiangqi::{Color, Move, Square, Xiangqi, seat_of};
-use qiguan_core::{Action, Actor, GameResult, Match, Record, Seat, ToAct};
-use qiguan_ui::{BoardCell, MoveRow, Nav, PlayAdapter, Screen};
+use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing, StoreError};
+use qiguan_core::xiangqi::{Color, Move, Square, Xiangqi, XiangqiOptions, seat_of};
+use qiguan_core::{Action, Actor, AnyMatch, GameKind, Match, Record, Seat, ToAct};
+use qiguan_ui::{BoardCell, MoveRow, NewGameAdapter, PlayAdapter, Screen};
 use slint::{ComponentHandle, ModelRc, VecModel};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// A game on the board.
@@ -26,12 +30,28 @@ pub struct PlaySession {
     moves: Rc<VecModel<MoveRow>>,
 }
 
-impl PlaySession {
-    /// The stored game on screen.
-    pub(crate) fn id(&self) -> GameId {
-        self.id
-    }
-}
+/// Xiangqi in the registry of games: played on the board screen, looked back on in replay.
+pub(crate) const ENTRY: GameEntry = GameEntry {
+    kind: GameKind::Xiangqi,
+    screen: Screen::Play,
+    connect: |ctx| {
+        connect(ctx);
+        super::replay::connect(ctx);
+    },
+    sessions: || {
+        vec![
+            Sessions::slot::<PlaySession>(),
+            Sessions::slot::<ReplaySession>(),
+        ]
+    },
+    open,
+    review: super::replay::open,
+    shown: |ctx| slot(ctx).borrow().as_ref().map(|s| s.id),
+    reload_if_open,
+    set_sync_status,
+    start: start_chosen,
+    online: |a, side| OnlineChoice::two_people(chosen_options(a), side),
+};
 
 pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
@@ -54,14 +74,13 @@ pub fn connect(ctx: &Rc<Ctx>) {
     a.on_accept_draw(handler0(ctx, |ctx| answer_draw(ctx, Action::AcceptDraw)));
     a.on_decline_draw(handler0(ctx, |ctx| answer_draw(ctx, Action::DeclineDraw)));
     a.on_flip(handler0(ctx, |ctx| {
-        if let Some(s) = ctx.play.borrow_mut().as_mut() {
+        if let Some(s) = slot(ctx).borrow_mut().as_mut() {
             s.manual_flip = !s.manual_flip;
         }
         refresh(ctx);
     }));
     a.on_confirm_move(handler0(ctx, |ctx| {
-        let pending = ctx
-            .play
+        let pending = slot(ctx)
             .borrow_mut()
             .as_mut()
             .and_then(|s| s.pending.take());
@@ -70,14 +89,14 @@ pub fn connect(ctx: &Rc<Ctx>) {
         }
     }));
     a.on_cancel_move(handler0(ctx, |ctx| {
-        if let Some(s) = ctx.play.borrow_mut().as_mut() {
+        if let Some(s) = slot(ctx).borrow_mut().as_mut() {
             s.pending = None;
             s.selected = None;
         }
         refresh(ctx);
     }));
     a.on_review(handler0(ctx, |ctx| {
-        let id = ctx.play.borrow().as_ref().map(|s| s.id);
+        let id = slot(ctx).borrow().as_ref().map(|s| s.id);
         ctx.ui().global::<PlayAdapter>().set_show_end_dialog(false);
         if let Some(id) = id {
             super::replay::open(ctx, id, true);
@@ -86,23 +105,52 @@ pub fn connect(ctx: &Rc<Ctx>) {
     a.on_new_game(handler0(ctx, |ctx| {
         ctx.ui().global::<PlayAdapter>().set_show_end_dialog(false);
         ctx.reset_to(Screen::Home);
-        super::new_game::open(ctx, "xiangqi");
+        super::new_game::open(ctx, GameKind::Xiangqi);
     }));
 }
 
-/// Shows a problem over the current screen.
-pub fn show_error(ctx: &Rc<Ctx>, text: &str) {
-    ctx.ui().global::<Nav>().set_error(text.into());
+/// Returns the options chosen on the New game screen.
+fn chosen_options(adapter: &NewGameAdapter<'_>) -> XiangqiOptions {
+    XiangqiOptions {
+        perpetual_chase_loses: adapter.get_chase_loses(),
+        move_limit: adapter
+            .get_move_limit_on()
+            .then(|| adapter.get_move_limit().clamp(20, 400) as u32),
+    }
+}
+
+/// Starts the game New game chose: two people at the board.
+fn start_chosen(ctx: &Rc<Ctx>, adapter: &NewGameAdapter<'_>) {
+    let options = chosen_options(adapter);
+    let players = vec![
+        adapter.get_red_name().trim().to_owned(),
+        adapter.get_black_name().trim().to_owned(),
+    ];
+    match Match::new(&options, None) {
+        Ok(game) => start_match(ctx, game, players, Mode::PassAndPlay),
+        Err(e) => show_error(ctx, &e.to_string()),
+    }
+}
+
+/// Stores a new match and opens it on the board; home is what "back" leads to.
+pub(crate) fn start_match(ctx: &Rc<Ctx>, game: Match<Xiangqi>, players: Vec<String>, mode: Mode) {
+    let any = AnyMatch::Xiangqi(game);
+    let new = NewGame::from_match(&any, mode, players);
+    let now = ctx.now();
+    match ctx.with_store(|store| store.create_game(&new, now)) {
+        Ok(id) => {
+            ctx.reset_to(Screen::Home);
+            open(ctx, id);
+        }
+        Err(e) => show_error(ctx, &e.to_string()),
+    }
 }
 
 /// Loads a stored game and puts it on the board.
 pub fn open(ctx: &Rc<Ctx>, id: GameId) {
-    if super::open_on_own_screen(ctx, id) {
-        return;
-    }
     match load(ctx, id) {
         Ok(session) => {
-            *ctx.play.borrow_mut() = Some(session);
+            *slot(ctx).borrow_mut() = Some(session);
             let ui = ctx.ui();
             let a = ui.global::<PlayAdapter>();
             a.set_show_end_dialog(false);
@@ -111,8 +159,7 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId) {
             a.set_sync_status("".into());
             refresh(ctx);
             ctx.go(Screen::Play);
-            if ctx
-                .play
+            if slot(ctx)
                 .borrow()
                 .as_ref()
                 .is_some_and(|s| s.remote.is_some())
@@ -144,8 +191,7 @@ fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<PlaySession, StoreError> {
 /// Returns the seat that resigns or offers a draw from this screen: this device's seat in a
 /// correspondence game, the side to move in pass-and-play.
 fn acting_seat(ctx: &Rc<Ctx>) -> Option<Seat> {
-    let mine = ctx
-        .play
+    let mine = slot(ctx)
         .borrow()
         .as_ref()
         .and_then(|s| s.remote.as_ref().and_then(|r| Seat::new(r.seat)));
@@ -154,21 +200,20 @@ fn acting_seat(ctx: &Rc<Ctx>) -> Option<Seat> {
 
 /// Reloads the open game from the store if the sync worker changed it.
 pub fn reload_if_open(ctx: &Rc<Ctx>, ids: &[GameId]) {
-    let Some((id, flip)) = ctx.play.borrow().as_ref().map(|s| (s.id, s.manual_flip)) else {
+    let Some((id, flip)) = slot(ctx).borrow().as_ref().map(|s| (s.id, s.manual_flip)) else {
         return;
     };
     if !ids.contains(&id) {
         return;
     }
-    let was_over = ctx
-        .play
+    let was_over = slot(ctx)
         .borrow()
         .as_ref()
         .is_some_and(|s| s.game.outcome().is_some());
     if let Ok(mut session) = load(ctx, id) {
         session.manual_flip = flip;
         let over = session.game.outcome().is_some();
-        *ctx.play.borrow_mut() = Some(session);
+        *slot(ctx).borrow_mut() = Some(session);
         refresh(ctx);
         if over && !was_over {
             ctx.ui().global::<PlayAdapter>().set_show_end_dialog(true);
@@ -187,7 +232,7 @@ pub fn set_sync_status(ctx: &Rc<Ctx>, online: bool, pending: usize) {
 }
 
 fn seat_to_move(ctx: &Rc<Ctx>) -> Option<Seat> {
-    match ctx.play.borrow().as_ref()?.game.to_act() {
+    match slot(ctx).borrow().as_ref()?.game.to_act() {
         ToAct::Seat(seat) => Some(seat),
         _ => None,
     }
@@ -198,7 +243,7 @@ fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
         return;
     };
     let chosen = {
-        let mut guard = ctx.play.borrow_mut();
+        let mut guard = slot(ctx).borrow_mut();
         let Some(s) = guard.as_mut() else { return };
         if s.game.outcome().is_some() || s.pending.is_some() {
             return;
@@ -234,14 +279,14 @@ fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
 fn cell_dragged(ctx: &Rc<Ctx>, from: i32, to: i32) {
     let square = |i: i32| usize::try_from(i).ok().and_then(Square::from_index);
     let (Some(from), Some(to)) = (square(from), square(to)) else {
-        if let Some(s) = ctx.play.borrow_mut().as_mut() {
+        if let Some(s) = slot(ctx).borrow_mut().as_mut() {
             s.selected = None;
         }
         refresh(ctx);
         return;
     };
     let legal = {
-        let mut guard = ctx.play.borrow_mut();
+        let mut guard = slot(ctx).borrow_mut();
         let Some(s) = guard.as_mut() else { return };
         if s.game.outcome().is_some() || s.pending.is_some() {
             return;
@@ -270,7 +315,7 @@ fn cell_dragged(ctx: &Rc<Ctx>, from: i32, to: i32) {
 /// Plays a chosen move, or holds it for confirmation when the player asked for that.
 fn choose_move(ctx: &Rc<Ctx>, m: Move) {
     if ctx.settings.borrow().confirm_moves {
-        if let Some(s) = ctx.play.borrow_mut().as_mut() {
+        if let Some(s) = slot(ctx).borrow_mut().as_mut() {
             s.pending = Some(m);
             s.selected = Some(m.from);
         }
@@ -288,14 +333,12 @@ fn play_move(ctx: &Rc<Ctx>, m: Move) {
 }
 
 fn answer_draw(ctx: &Rc<Ctx>, answer: Action<Move>) {
-    let offerer = ctx
-        .play
+    let offerer = slot(ctx)
         .borrow()
         .as_ref()
         .and_then(|s| s.game.draw_offer().map(|o| o.by));
     if let Some(by) = offerer {
-        let online = ctx
-            .play
+        let online = slot(ctx)
             .borrow()
             .as_ref()
             .is_some_and(|s| s.remote.is_some());
@@ -309,7 +352,7 @@ fn answer_draw(ctx: &Rc<Ctx>, answer: Action<Move>) {
 /// Applies an action to a copy of the match, writes it, and only then shows it.
 fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<Move>) {
     let (id, next, online) = {
-        let guard = ctx.play.borrow();
+        let guard = slot(ctx).borrow();
         let Some(s) = guard.as_ref() else { return };
         let mut next = s.game.clone();
         if let Err(e) = next.apply(actor, &action) {
@@ -338,7 +381,7 @@ fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<Move>) {
         return;
     }
     let over = next.outcome().is_some();
-    if let Some(s) = ctx.play.borrow_mut().as_mut() {
+    if let Some(s) = slot(ctx).borrow_mut().as_mut() {
         s.game = next;
         s.selected = None;
         s.pending = None;
@@ -362,7 +405,7 @@ fn standing(game: &Match<Xiangqi>) -> Standing {
 /// Takes back the last action (pass-and-play only: both players are at the table).
 fn undo(ctx: &Rc<Ctx>) {
     let (id, record) = {
-        let guard = ctx.play.borrow();
+        let guard = slot(ctx).borrow();
         let Some(s) = guard.as_ref() else { return };
         if s.remote.is_some() {
             return;
@@ -387,7 +430,7 @@ fn undo(ctx: &Rc<Ctx>) {
         show_error(ctx, &e.to_string());
         return;
     }
-    if let Some(s) = ctx.play.borrow_mut().as_mut() {
+    if let Some(s) = slot(ctx).borrow_mut().as_mut() {
         s.game = previous;
         s.selected = None;
         s.pending = None;
@@ -399,7 +442,7 @@ fn undo(ctx: &Rc<Ctx>) {
 /// Pushes the session's state to the screen.
 pub fn refresh(ctx: &Rc<Ctx>) {
     let settings = *ctx.settings.borrow();
-    let guard = ctx.play.borrow();
+    let guard = slot(ctx).borrow();
     let Some(s) = guard.as_ref() else { return };
     let game = s.game.game();
     let pos = game.position();
@@ -481,18 +524,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     );
 }
 
-/// Returns `win:0`, `win:1`, `draw` or empty, the codes the .slint texts know.
-pub fn result_code(result: Option<&GameResult>) -> String {
-    match result {
-        None => String::new(),
-        Some(GameResult::Win { winners }) => winners
-            .first()
-            .map(|s| format!("win:{}", s.index()))
-            .unwrap_or_default(),
-        Some(GameResult::Draw) => "draw".into(),
-        Some(GameResult::Ranking { order }) => order
-            .first()
-            .map(|s| format!("win:{}", s.index()))
-            .unwrap_or_default(),
-    }
+/// The PlaySession slot in the context.
+fn slot(ctx: &Ctx) -> &RefCell<Option<PlaySession>> {
+    ctx.session()
 }

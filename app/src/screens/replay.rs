@@ -1,8 +1,8 @@
 //! Replay: step through a stored game, continue from any position, export FEN and PGN.
 
 use super::{handler, handler0};
-use crate::app::Ctx;
 use crate::board_view::{self, Marks, check_square, move_rows, sync};
+use crate::ctx::Ctx;
 use crate::history_model::format_date;
 use crate::settings::Orientation;
 use crate::store::{GameId, Mode, StoreError};
@@ -11,6 +11,7 @@ use qiguan_core::xiangqi::{Move, Position, Xiangqi, XiangqiOptions, XiangqiSetup
 use qiguan_core::{Match, Rules};
 use qiguan_ui::{BoardCell, MoveRow, ReplayAdapter, Screen};
 use slint::{ComponentHandle, ModelRc, VecModel};
+use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
 
@@ -42,13 +43,13 @@ pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<ReplayAdapter>();
     a.on_go_to(handler(ctx, |ctx, ply: i32| {
-        if let Some(s) = ctx.replay.borrow_mut().as_mut() {
+        if let Some(s) = slot(ctx).borrow_mut().as_mut() {
             s.ply = (ply.max(0) as usize).min(s.moves.len());
         }
         refresh(ctx);
     }));
     a.on_flip(handler0(ctx, |ctx| {
-        if let Some(s) = ctx.replay.borrow_mut().as_mut() {
+        if let Some(s) = slot(ctx).borrow_mut().as_mut() {
             s.manual_flip = !s.manual_flip;
         }
         refresh(ctx);
@@ -60,13 +61,10 @@ pub fn connect(ctx: &Rc<Ctx>) {
 
 /// Opens a stored game in the replay screen, at the end or at the start.
 pub fn open(ctx: &Rc<Ctx>, id: GameId, at_end: bool) {
-    if super::open_on_own_screen(ctx, id) {
-        return;
-    }
     match load(ctx, id) {
         Ok(mut session) => {
             session.ply = if at_end { session.moves.len() } else { 0 };
-            *ctx.replay.borrow_mut() = Some(session);
+            *slot(ctx).borrow_mut() = Some(session);
             let ui = ctx.ui();
             let a = ui.global::<ReplayAdapter>();
             a.set_autoplay(false);
@@ -74,7 +72,7 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId, at_end: bool) {
             refresh(ctx);
             ctx.go(Screen::Replay);
         }
-        Err(e) => super::play::show_error(ctx, &e.to_string()),
+        Err(e) => super::show_error(ctx, &e.to_string()),
     }
 }
 
@@ -96,7 +94,7 @@ fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<ReplaySession, StoreError> {
 /// Pushes the shown position to the screen.
 pub fn refresh(ctx: &Rc<Ctx>) {
     let settings = *ctx.settings.borrow();
-    let guard = ctx.replay.borrow();
+    let guard = slot(ctx).borrow();
     let Some(s) = guard.as_ref() else { return };
     let pos = s.position();
     let marks = Marks {
@@ -124,7 +122,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     a.set_total(s.moves.len() as i32);
     a.set_game_id(s.id.0 as i32);
     a.set_players(players.into());
-    a.set_result(super::play::result_code(outcome.as_ref().map(|o| &o.result)).into());
+    a.set_result(super::result_code(outcome.as_ref().map(|o| &o.result)).into());
     a.set_reason(outcome.map(|o| o.reason.as_str()).unwrap_or("").into());
     drop(guard);
     if a.get_show_export() {
@@ -139,7 +137,7 @@ fn or_unknown(name: &str) -> &str {
 /// Starts a new pass-and-play game from the shown position, under the same house rules.
 fn continue_here(ctx: &Rc<Ctx>) {
     let started = {
-        let guard = ctx.replay.borrow();
+        let guard = slot(ctx).borrow();
         let Some(s) = guard.as_ref() else { return };
         let options: XiangqiOptions = s.game.game().options().clone();
         let setup = XiangqiSetup {
@@ -149,9 +147,9 @@ fn continue_here(ctx: &Rc<Ctx>) {
     };
     ctx.ui().global::<ReplayAdapter>().set_autoplay(false);
     match started {
-        Ok((game, players)) => super::new_game::start_match(ctx, game, players, Mode::PassAndPlay),
+        Ok((game, players)) => super::play::start_match(ctx, game, players, Mode::PassAndPlay),
         // A position with no legal move for the side to move, say: say so.
-        Err(e) => super::play::show_error(ctx, &e.to_string()),
+        Err(e) => super::show_error(ctx, &e.to_string()),
     }
 }
 
@@ -187,7 +185,7 @@ fn export_text(s: &ReplaySession, format: i32) -> (String, String) {
 }
 
 fn export(ctx: &Rc<Ctx>) {
-    let guard = ctx.replay.borrow();
+    let guard = slot(ctx).borrow();
     let Some(s) = guard.as_ref() else { return };
     let ui = ctx.ui();
     let a = ui.global::<ReplayAdapter>();
@@ -205,7 +203,7 @@ fn export_dir(ctx: &Ctx) -> PathBuf {
 }
 
 fn save_export(ctx: &Rc<Ctx>) {
-    let guard = ctx.replay.borrow();
+    let guard = slot(ctx).borrow();
     let Some(s) = guard.as_ref() else { return };
     let ui = ctx.ui();
     let a = ui.global::<ReplayAdapter>();
@@ -218,4 +216,9 @@ fn save_export(ctx: &Rc<Ctx>) {
         Err(e) => format!("× {}: {e}", path.display()),
     };
     a.set_export_note(note.into());
+}
+
+/// The ReplaySession slot in the context.
+fn slot(ctx: &Ctx) -> &RefCell<Option<ReplaySession>> {
+    ctx.session()
 }

@@ -11,17 +11,20 @@
 use super::handler;
 use super::handler0;
 use super::hidden::{self, Seen, Source};
-use super::junqi::random_seed;
-use crate::app::Ctx;
+use super::new_game::two_seats;
+use super::registry::{GameEntry, OnlineChoice};
+use crate::ctx::Ctx;
+use crate::ctx::Sessions;
 use crate::online::Command;
+use crate::random::random_seed;
 use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing};
 use qiguan_core::junqi::Side;
 use qiguan_core::sealandair::{
     Deployment, Kind, Label, Layer, Move, Point, SeaLandAir, SeaLandAirEvent, SeaLandAirMove,
     SeaLandAirOptions, SeaLandAirView, SeenPiece, SeenPlay, bot, map,
 };
-use qiguan_core::{Action, Actor, AnyMatch, Match, Outcome, Rules, Seat, ToAct, Viewer};
-use qiguan_ui::{Screen, SlaAdapter, SlaCell};
+use qiguan_core::{Action, Actor, AnyMatch, GameKind, Match, Outcome, Rules, Seat, ToAct, Viewer};
+use qiguan_ui::{NewGameAdapter, Screen, SlaAdapter, SlaCell};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -59,11 +62,6 @@ const fn side_of(seat: Seat) -> Side {
 }
 
 impl SlaSession {
-    /// The stored game on screen.
-    pub(crate) fn id(&self) -> GameId {
-        self.id
-    }
-
     fn local(&self) -> Option<&Match<SeaLandAir>> {
         self.source.local()
     }
@@ -136,18 +134,33 @@ impl SlaSession {
     }
 }
 
+/// Sea-land-air in the registry of games.
+pub(crate) const ENTRY: GameEntry = GameEntry {
+    kind: GameKind::SeaLandAir,
+    screen: Screen::Sealandair,
+    connect,
+    sessions: || vec![Sessions::slot::<SlaSession>()],
+    open,
+    review: |ctx, id, _| open(ctx, id),
+    shown: |ctx| slot(ctx).borrow().as_ref().map(|s| s.id),
+    reload_if_open,
+    set_sync_status,
+    start: start_chosen,
+    online: |a, side| OnlineChoice::two_people(chosen_options(a), side),
+};
+
 pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<SlaAdapter>();
     a.on_cell_clicked(handler(ctx, |ctx, i: i32| cell_clicked(ctx, i)));
     a.on_handover_done(handler0(ctx, |ctx| {
-        if let Some(s) = ctx.sealandair.borrow_mut().as_mut() {
+        if let Some(s) = slot(ctx).borrow_mut().as_mut() {
             s.handover = false;
         }
         refresh(ctx);
     }));
     a.on_deploy_random(handler0(ctx, |ctx| {
-        if let Some(s) = ctx.sealandair.borrow_mut().as_mut()
+        if let Some(s) = slot(ctx).borrow_mut().as_mut()
             && s.draft.is_some()
         {
             s.draft = Some(Deployment::sensible(side_of(s.viewer), random_seed()));
@@ -156,7 +169,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
         refresh(ctx);
     }));
     a.on_deploy_ready(handler0(ctx, |ctx| {
-        let chosen = ctx.sealandair.borrow().as_ref().and_then(|s| {
+        let chosen = slot(ctx).borrow().as_ref().and_then(|s| {
             let d = s.draft.as_ref()?;
             d.validate().ok()?;
             Some((s.viewer, SeaLandAirMove::Deploy(d.to_text())))
@@ -178,7 +191,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
         )
     }));
     a.on_review(handler0(ctx, |ctx| {
-        if let Some(s) = ctx.sealandair.borrow_mut().as_mut()
+        if let Some(s) = slot(ctx).borrow_mut().as_mut()
             && s.local().is_some()
         {
             s.review = Some(s.version());
@@ -187,7 +200,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
         refresh(ctx);
     }));
     a.on_review_step(handler(ctx, |ctx, step: i32| {
-        if let Some(s) = ctx.sealandair.borrow_mut().as_mut()
+        if let Some(s) = slot(ctx).borrow_mut().as_mut()
             && let Some(at) = s.review
         {
             let next = at as i64 + step as i64;
@@ -198,13 +211,13 @@ pub fn connect(ctx: &Rc<Ctx>) {
     a.on_new_game(handler0(ctx, |ctx| {
         ctx.ui().global::<SlaAdapter>().set_show_end_dialog(false);
         ctx.reset_to(Screen::Home);
-        super::new_game::open(ctx, "sea-land-air");
+        super::new_game::open(ctx, GameKind::SeaLandAir);
     }));
 }
 
 /// The viewer resigns, offers a draw or answers one.
 fn viewer_acts(ctx: &Rc<Ctx>, action: Action<SeaLandAirMove>) {
-    let seat = ctx.sealandair.borrow().as_ref().map(|s| s.viewer);
+    let seat = slot(ctx).borrow().as_ref().map(|s| s.viewer);
     if let Some(seat) = seat {
         act(ctx, Actor::Seat(seat), action);
     }
@@ -221,7 +234,7 @@ pub fn start(
     let mode = computer.map_or(Mode::PassAndPlay, |s| Mode::Computer(s.index() as u8));
     let any = AnyMatch::SeaLandAir(game.clone());
     let mut new = NewGame::from_match(&any, mode, players);
-    new.kind = qiguan_core::GameKind::SeaLandAir;
+    new.kind = GameKind::SeaLandAir;
     let standing = Standing::new(&[], game.outcome());
     let now = ctx.now();
     let id = ctx
@@ -232,6 +245,22 @@ pub fn start(
     Ok(id)
 }
 
+/// Returns the Sea-land-air options chosen on the screen.
+fn chosen_options(a: &NewGameAdapter<'_>) -> SeaLandAirOptions {
+    SeaLandAirOptions {
+        open: a.get_sla_open(),
+        ..SeaLandAirOptions::default()
+    }
+}
+
+/// Starts the game New game chose.
+fn start_chosen(ctx: &Rc<Ctx>, a: &NewGameAdapter<'_>) {
+    let (players, computer) = two_seats(a);
+    if let Err(e) = start(ctx, &chosen_options(a), players, computer) {
+        super::show_error(ctx, &e);
+    }
+}
+
 /// Loads a stored game and shows it, behind the hand-over screen.
 pub fn open(ctx: &Rc<Ctx>, id: GameId) {
     match load(ctx, id) {
@@ -239,7 +268,7 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId) {
             run_computer(ctx, &mut session);
             settle_viewer(&mut session, true);
             let online = session.remote.is_some();
-            *ctx.sealandair.borrow_mut() = Some(session);
+            *slot(ctx).borrow_mut() = Some(session);
             let ui = ctx.ui();
             let a = ui.global::<SlaAdapter>();
             a.set_show_end_dialog(false);
@@ -252,7 +281,7 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId) {
                 ctx.send(Command::Flush);
             }
         }
-        Err(e) => super::play::show_error(ctx, &e),
+        Err(e) => super::show_error(ctx, &e),
     }
 }
 
@@ -277,14 +306,14 @@ fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<SlaSession, String> {
 
 /// Reloads the open game if the sync worker changed it, keeping a deployment being arranged.
 pub fn reload_if_open(ctx: &Rc<Ctx>, ids: &[GameId]) {
-    let Some(id) = ctx.sealandair.borrow().as_ref().map(|s| s.id) else {
+    let Some(id) = slot(ctx).borrow().as_ref().map(|s| s.id) else {
         return;
     };
     if !ids.contains(&id) || ctx.ui().global::<qiguan_ui::Nav>().get_screen() != Screen::Sealandair
     {
         return;
     }
-    let (was_over, draft, selected, shown) = match ctx.sealandair.borrow_mut().as_mut() {
+    let (was_over, draft, selected, shown) = match slot(ctx).borrow_mut().as_mut() {
         Some(s) => (
             s.outcome().is_some(),
             s.draft.take(),
@@ -300,20 +329,19 @@ pub fn reload_if_open(ctx: &Rc<Ctx>, ids: &[GameId]) {
             session.selected = selected;
             settle_viewer(&mut session, false);
             let over = session.outcome().is_some();
-            *ctx.sealandair.borrow_mut() = Some(session);
+            *slot(ctx).borrow_mut() = Some(session);
             if over && !was_over {
                 ctx.ui().global::<SlaAdapter>().set_show_end_dialog(true);
             }
             refresh(ctx);
         }
-        Err(e) => super::play::show_error(ctx, &e),
+        Err(e) => super::show_error(ctx, &e),
     }
 }
 
 /// Shows whether the open correspondence game's actions have reached the server.
 pub fn set_sync_status(ctx: &Rc<Ctx>, online: bool, pending: usize) {
-    if ctx
-        .sealandair
+    if slot(ctx)
         .borrow()
         .as_ref()
         .is_none_or(|s| s.remote.is_none())
@@ -382,7 +410,7 @@ fn run_computer(ctx: &Rc<Ctx>, s: &mut SlaSession) {
             }
         };
         if let Err(e) = store_and_apply(ctx, s, actor, &action) {
-            super::play::show_error(ctx, &e);
+            super::show_error(ctx, &e);
             return;
         }
     }
@@ -414,7 +442,7 @@ fn queue_remote(
 
 /// A player's action: stored, then the computer's answer, then shown.
 fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<SeaLandAirMove>) {
-    let Some(mut s) = ctx.sealandair.borrow_mut().take() else {
+    let Some(mut s) = slot(ctx).borrow_mut().take() else {
         return;
     };
     let remote = s.seen().is_some();
@@ -428,9 +456,9 @@ fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<SeaLandAirMove>) {
         settle_viewer(&mut s, false);
     }
     let over = s.outcome().is_some();
-    *ctx.sealandair.borrow_mut() = Some(s);
+    *slot(ctx).borrow_mut() = Some(s);
     match result {
-        Err(e) => super::play::show_error(ctx, &e),
+        Err(e) => super::show_error(ctx, &e),
         Ok(()) if over => ctx.ui().global::<SlaAdapter>().set_show_end_dialog(true),
         Ok(()) if remote => ctx
             .ui()
@@ -446,7 +474,7 @@ fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
         return;
     };
     let chosen = {
-        let mut guard = ctx.sealandair.borrow_mut();
+        let mut guard = slot(ctx).borrow_mut();
         let Some(s) = guard.as_mut() else { return };
         if s.handover || s.review.is_some() || s.outcome().is_some() {
             return;
@@ -487,7 +515,7 @@ fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
     };
     match chosen {
         Some(mv) => {
-            let seat = ctx.sealandair.borrow().as_ref().map(|s| s.viewer);
+            let seat = slot(ctx).borrow().as_ref().map(|s| s.viewer);
             if let Some(seat) = seat {
                 act(ctx, Actor::Seat(seat), Action::Play(SeaLandAirMove::Go(mv)));
             }
@@ -503,7 +531,7 @@ fn same_place(a: Point, b: Point) -> bool {
 
 /// Pushes the session to the screen.
 pub fn refresh(ctx: &Rc<Ctx>) {
-    let guard = ctx.sealandair.borrow();
+    let guard = slot(ctx).borrow();
     let Some(s) = guard.as_ref() else { return };
     let ui = ctx.ui();
     let a = ui.global::<SlaAdapter>();
@@ -552,7 +580,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         s.computer == Some(Seat::SECOND),
     ])));
     a.set_quiet_left(options.quiet_plies as i32 - view.quiet_plies as i32);
-    a.set_result(super::play::result_code(outcome.as_ref().map(|o| &o.result)).into());
+    a.set_result(super::result_code(outcome.as_ref().map(|o| &o.result)).into());
     a.set_reason(outcome.map(|o| o.reason.as_str()).unwrap_or("").into());
     set_banner(&a, s, &view, matches!(phase, "play" | "over"));
     a.set_flag_misplaced(
@@ -965,4 +993,9 @@ fn draw_paths(a: &SlaAdapter<'_>, flipped: bool) {
     a.set_arrow_heads(heads.join(" ").into());
     a.set_flipped(flipped);
     a.set_sea_x(if flipped { 2.5 } else { 12.5 });
+}
+
+/// The SlaSession slot in the context.
+fn slot(ctx: &Ctx) -> &RefCell<Option<SlaSession>> {
+    ctx.session()
 }

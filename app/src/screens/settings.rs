@@ -1,7 +1,7 @@
 //! Settings: language, notation, orientation, move confirmation; stored at once.
 
 use super::handler0;
-use crate::app::Ctx;
+use crate::ctx::Ctx;
 use crate::settings::{Language, Notation, Orientation, Settings};
 use qiguan_ui::SettingsAdapter;
 use slint::ComponentHandle;

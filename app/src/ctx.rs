@@ -1,0 +1,122 @@
+//! The context every screen works through: the window, the store, the settings, the sync
+//! worker, and the sessions of the screens. It names no screen: each screen keeps its session in
+//! a slot of its own type, which the screens' registry creates ([`Sessions`]).
+
+use crate::history_model::HistoryModel;
+use crate::settings::Settings;
+use crate::store::{DB_FILE, Store, StoreError};
+use qiguan_ui::{AppWindow, Screen};
+use std::any::Any;
+use std::cell::RefCell;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+/// What every screen shares.
+pub struct Ctx {
+    pub(crate) ui: slint::Weak<AppWindow>,
+    pub(crate) store: Rc<RefCell<Option<Store>>>,
+    pub(crate) data_dir: PathBuf,
+    pub(crate) settings: RefCell<Settings>,
+    pub(crate) history: Rc<HistoryModel>,
+    /// The screens' sessions, one slot per session type.
+    sessions: Sessions,
+    /// The correspondence server's address (a setting).
+    pub(crate) server: RefCell<String>,
+    /// The sync worker and what it reports; none when the history could not be opened.
+    pub(crate) worker: RefCell<Option<crate::online::Worker>>,
+    pub(crate) sync_events: RefCell<Option<std::sync::mpsc::Receiver<crate::online::Event>>>,
+    pub(crate) back_stack: RefCell<Vec<Screen>>,
+}
+
+impl std::fmt::Debug for Ctx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Ctx({})", self.data_dir.display())
+    }
+}
+
+/// One slot per screen session type, each empty until its screen opens something. The set of
+/// slots is fixed when the context is made, so a slot can be lent out for as long as the
+/// context lives.
+pub(crate) struct Sessions(Vec<Box<dyn Any>>);
+
+impl Sessions {
+    /// Slots for these session types (see [`Sessions::slot`]).
+    pub fn new(slots: Vec<Box<dyn Any>>) -> Sessions {
+        Sessions(slots)
+    }
+
+    /// An empty slot for sessions of type `T`.
+    pub fn slot<T: 'static>() -> Box<dyn Any> {
+        Box::new(RefCell::new(None::<T>))
+    }
+}
+
+impl Ctx {
+    pub(crate) fn new(
+        ui: slint::Weak<AppWindow>,
+        store: Option<Store>,
+        data_dir: PathBuf,
+        settings: Settings,
+        sessions: Sessions,
+    ) -> Ctx {
+        let store = Rc::new(RefCell::new(store));
+        Ctx {
+            ui,
+            history: Rc::new(HistoryModel::new(store.clone())),
+            store,
+            data_dir,
+            settings: RefCell::new(settings),
+            sessions,
+            server: RefCell::new(String::new()),
+            worker: RefCell::default(),
+            sync_events: RefCell::default(),
+            back_stack: RefCell::default(),
+        }
+    }
+
+    /// Returns the window (which exists for as long as the app does).
+    pub(crate) fn ui(&self) -> AppWindow {
+        // The window outlives every callback that reaches here.
+        self.ui
+            .upgrade()
+            .expect("the window is alive while its callbacks run")
+    }
+
+    /// The session of type `T` (a screen's), empty when its screen has nothing open.
+    pub(crate) fn session<T: 'static>(&self) -> &RefCell<Option<T>> {
+        self.sessions
+            .0
+            .iter()
+            .find_map(|slot| slot.downcast_ref::<RefCell<Option<T>>>())
+            .expect("every screen's session type has a slot (screens::session_slots)")
+    }
+
+    /// Runs `f` with the open store; fails when the history could not be opened.
+    pub(crate) fn with_store<T>(
+        &self,
+        f: impl FnOnce(&mut Store) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        match self.store.borrow_mut().as_mut() {
+            Some(store) => f(store),
+            None => Err(StoreError::Io {
+                path: self.data_dir.join(DB_FILE),
+                detail: "the history is not open".into(),
+            }),
+        }
+    }
+
+    /// Sends a command to the sync worker, if it runs.
+    pub(crate) fn send(&self, command: crate::online::Command) {
+        if let Some(worker) = self.worker.borrow().as_ref() {
+            worker.send(command);
+        }
+    }
+
+    /// Returns the time now in Unix milliseconds.
+    pub(crate) fn now(&self) -> i64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0)
+    }
+}

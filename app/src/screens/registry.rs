@@ -1,0 +1,144 @@
+//! The registry of games: one entry per game, which navigation, New game, correspondence, the
+//! history and the sync worker's reports all read. Each game's screen module defines its own
+//! [`GameEntry`] (`ENTRY`); adding a game means its core module, its screen module and one line
+//! in [`GAMES`].
+
+use crate::ctx::{Ctx, Sessions};
+use crate::store::{GameId, StoreError};
+use qiguan_core::GameKind;
+use qiguan_core::aeroplane::bot::Strength;
+use qiguan_ui::{NewGameAdapter, Screen};
+use std::any::Any;
+use std::rc::Rc;
+
+/// What one game brings to the app.
+pub(crate) struct GameEntry {
+    pub kind: GameKind,
+    /// The screen it is played on.
+    pub screen: Screen,
+    /// Connects its screens' callbacks (once, at start-up).
+    pub connect: fn(&Rc<Ctx>),
+    /// Empty slots for its screens' sessions ([`Sessions::slot`]).
+    pub sessions: fn() -> Vec<Box<dyn Any>>,
+    /// Opens a stored game to play on (a finished one to look at).
+    pub open: fn(&Rc<Ctx>, GameId),
+    /// Opens a stored game to look back on (`at_end`: at its last action).
+    pub review: fn(&Rc<Ctx>, GameId, bool),
+    /// The stored game its screen holds, if any.
+    pub shown: fn(&Ctx) -> Option<GameId>,
+    /// Reloads the game on its screen if the sync worker changed one of these.
+    pub reload_if_open: fn(&Rc<Ctx>, &[GameId]),
+    /// Shows whether the game on its screen has reached the server (`online`, actions waiting).
+    pub set_sync_status: fn(&Rc<Ctx>, bool, usize),
+    /// Starts a game on this device with what the New game screen chose.
+    pub start: fn(&Rc<Ctx>, &NewGameAdapter<'_>),
+    /// What the New game screen chose, for a correspondence game this device creates in the
+    /// seat `side` chose on the correspondence screen.
+    pub online: fn(&NewGameAdapter<'_>, u8) -> OnlineChoice,
+}
+
+/// A correspondence game to create, as chosen on screen.
+#[derive(Debug)]
+pub(crate) struct OnlineChoice {
+    /// The options, as core serializes them for the server.
+    pub options: serde_json::Value,
+    /// The creator's seat.
+    pub seat: u8,
+    /// Seats the server's computer plays, at these strengths.
+    pub bots: Vec<(u8, Strength)>,
+}
+
+impl OnlineChoice {
+    /// A game of two people, the creator in `seat`.
+    pub fn two_people(options: impl serde::Serialize, seat: u8) -> OnlineChoice {
+        OnlineChoice {
+            options: serde_json::to_value(options).unwrap_or_default(),
+            seat: seat.min(1),
+            bots: Vec::new(),
+        }
+    }
+}
+
+/// Every game, in the order the screens list them (New game's tabs, the history's filter).
+pub(crate) static GAMES: [&GameEntry; 4] = [
+    &super::play::ENTRY,
+    &super::junqi::ENTRY,
+    &super::aeroplane::ENTRY,
+    &super::sealandair::ENTRY,
+];
+
+/// The entry of a kind of game.
+pub(crate) fn entry(kind: GameKind) -> &'static GameEntry {
+    GAMES
+        .iter()
+        .find(|e| e.kind == kind)
+        .copied()
+        .expect("every kind of game has a registry entry")
+}
+
+/// Where a game stands in the screens' lists.
+pub(crate) fn index_of(kind: GameKind) -> usize {
+    GAMES.iter().position(|e| e.kind == kind).unwrap_or(0)
+}
+
+/// The game at a place in the screens' lists (the first game for a place out of range).
+pub(crate) fn at(index: i32) -> &'static GameEntry {
+    usize::try_from(index)
+        .ok()
+        .and_then(|i| GAMES.get(i))
+        .copied()
+        .unwrap_or(GAMES[0])
+}
+
+/// The game whose screen this is, if it is a game's screen.
+pub(crate) fn on_screen(screen: Screen) -> Option<&'static GameEntry> {
+    GAMES.iter().find(|e| e.screen == screen).copied()
+}
+
+/// The slots for every game screen's session.
+pub(crate) fn sessions() -> Sessions {
+    Sessions::new(GAMES.iter().flat_map(|e| (e.sessions)()).collect())
+}
+
+/// The kind of a stored game.
+fn kind_of(ctx: &Rc<Ctx>, id: GameId) -> Result<GameKind, StoreError> {
+    ctx.with_store(|store| store.summaries(&[id]))?
+        .first()
+        .map(|g| g.kind)
+        .ok_or(StoreError::NoSuchGame(id))
+}
+
+/// Opens a stored game on its game's screen.
+pub(crate) fn open(ctx: &Rc<Ctx>, id: GameId) {
+    match kind_of(ctx, id) {
+        Ok(kind) => (entry(kind).open)(ctx, id),
+        Err(e) => super::show_error(ctx, &e.to_string()),
+    }
+}
+
+/// Opens a stored game to look back on.
+pub(crate) fn review(ctx: &Rc<Ctx>, id: GameId, at_end: bool) {
+    match kind_of(ctx, id) {
+        Ok(kind) => (entry(kind).review)(ctx, id, at_end),
+        Err(e) => super::show_error(ctx, &e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_has_one_entry_in_core_order_with_a_screen_of_its_own() {
+        let kinds: Vec<GameKind> = GAMES.iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, GameKind::ALL);
+        for (i, entry) in GAMES.iter().enumerate() {
+            assert_eq!(index_of(entry.kind), i);
+            assert_eq!(at(i as i32).kind, entry.kind);
+            assert_eq!(on_screen(entry.screen).map(|e| e.kind), Some(entry.kind));
+        }
+        assert_eq!(at(-1).kind, GAMES[0].kind);
+        assert_eq!(at(99).kind, GAMES[0].kind);
+        assert!(on_screen(Screen::Home).is_none());
+    }
+}
