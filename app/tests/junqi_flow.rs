@@ -6,9 +6,10 @@
 
 mod common;
 
-use common::{jq_tap, point, start, stored_actions};
+use common::{jq_tap, point, result_code, start, stored_actions};
 use qiguan_app::settings::Language;
 use qiguan_app::store::Store;
+use qiguan_app::ui::{GamePhase, GameSession};
 use qiguan_app::ui::{HomeAdapter, JunqiAdapter, NewGameAdapter};
 use slint::{ComponentHandle, Model};
 
@@ -58,13 +59,14 @@ fn referee_pass_and_play_hides_each_seat_from_the_other() {
     let dir = tempfile::tempdir().unwrap();
     let app = start(dir.path(), Language::English, (1280, 800));
     let j = app.window().global::<JunqiAdapter>();
+    let gs = app.window().global::<GameSession>();
     new_junqi(&app, 0, false);
 
     // The hand-over screen first: nothing of the board shows.
-    assert_eq!(j.get_phase(), "handover");
+    assert_eq!(gs.get_phase(), GamePhase::Handover);
     assert!(seen(&app).is_empty(), "{:?}", seen(&app));
-    j.invoke_handover_done();
-    assert_eq!(j.get_phase(), "deploy");
+    gs.invoke_handover_done();
+    assert_eq!(gs.get_phase(), GamePhase::Deploy);
     assert_eq!(names_of(&app, "Red").len(), 25);
     assert!(names_of(&app, "Blue").is_empty());
 
@@ -117,22 +119,22 @@ fn referee_pass_and_play_hides_each_seat_from_the_other() {
         1,
         "stored before it shows"
     );
-    assert_eq!(j.get_phase(), "handover");
+    assert_eq!(gs.get_phase(), GamePhase::Handover);
     assert!(seen(&app).is_empty());
-    assert_eq!(j.get_viewer(), 1);
-    j.invoke_handover_done();
-    assert_eq!(j.get_phase(), "deploy");
+    assert_eq!(gs.get_viewer(), 1);
+    gs.invoke_handover_done();
+    assert_eq!(gs.get_phase(), GamePhase::Deploy);
     assert!(
         names_of(&app, "Red").is_empty(),
         "Blue never sees Red's layout"
     );
     j.invoke_deploy_ready();
-    assert_eq!(j.get_phase(), "handover");
-    j.invoke_handover_done();
+    assert_eq!(gs.get_phase(), GamePhase::Handover);
+    gs.invoke_handover_done();
 
     // Red plays: its major on e5 takes Blue's captain on e6.
-    assert_eq!(j.get_phase(), "play");
-    assert_eq!(j.get_to_move(), 0);
+    assert_eq!(gs.get_phase(), GamePhase::Play);
+    assert_eq!(gs.get_to_move(), 0);
     for d in names_of(&app, "Blue") {
         assert!(d.contains("unknown piece"), "Red sees {d}");
     }
@@ -142,10 +144,10 @@ fn referee_pass_and_play_hides_each_seat_from_the_other() {
     let actions = stored_actions(dir.path());
     assert_eq!(actions.len(), 3);
     assert_eq!(actions[2], "e5e6");
-    assert_eq!(j.get_phase(), "handover");
+    assert_eq!(gs.get_phase(), GamePhase::Handover);
     assert!(seen(&app).is_empty());
-    j.invoke_handover_done();
-    assert_eq!(j.get_viewer(), 1);
+    gs.invoke_handover_done();
+    assert_eq!(gs.get_viewer(), 1);
     assert_eq!(j.get_battle(), "won");
     assert_eq!(j.get_battle_at(), "e6");
     assert_eq!(
@@ -167,21 +169,21 @@ fn referee_pass_and_play_hides_each_seat_from_the_other() {
     }
 
     // Blue resigns: the game is over and its review shows everything.
-    j.invoke_resign();
-    assert!(j.get_show_end_dialog());
-    assert_eq!(j.get_result(), "win:0");
-    assert_eq!(j.get_phase(), "over");
-    j.invoke_review();
-    assert_eq!(j.get_phase(), "review");
-    assert_eq!(j.get_review_ply(), 4);
+    gs.invoke_resign();
+    assert!(gs.get_show_end_dialog());
+    assert_eq!(result_code(&gs.get_outcome()), "win:0");
+    assert_eq!(gs.get_phase(), GamePhase::Over);
+    gs.invoke_review();
+    assert_eq!(gs.get_phase(), GamePhase::Review);
+    assert_eq!(gs.get_review_ply(), 4);
     let red = names_of(&app, "Red");
     assert_eq!(red.len(), 25);
     assert!(red.iter().all(|d| !d.contains("unknown")), "{red:?}");
-    j.invoke_review_step(-1);
-    j.invoke_review_step(-1);
-    assert_eq!(j.get_review_ply(), 2);
+    gs.invoke_review_step(-1);
+    gs.invoke_review_step(-1);
+    assert_eq!(gs.get_review_ply(), 2);
     assert!(point(&app, "e6").contains("连长"), "before the battle");
-    j.invoke_review_step(-1);
+    gs.invoke_review_step(-1);
     assert_eq!(
         names_of(&app, "Red").len(),
         25,
@@ -198,8 +200,8 @@ fn referee_pass_and_play_hides_each_seat_from_the_other() {
     app.window()
         .global::<qiguan_app::ui::HistoryAdapter>()
         .invoke_open(rows[0].0 as i32);
-    let j = app.window().global::<JunqiAdapter>();
-    assert_eq!(j.get_phase(), "over");
+    let gs = app.window().global::<GameSession>();
+    assert_eq!(gs.get_phase(), GamePhase::Over);
     assert_eq!(
         names_of(&app, "Blue").len(),
         24,
@@ -212,8 +214,9 @@ fn flip_mode_against_the_computer_needs_no_hand_over() {
     let dir = tempfile::tempdir().unwrap();
     let app = start(dir.path(), Language::English, (360, 780));
     let j = app.window().global::<JunqiAdapter>();
+    let gs = app.window().global::<GameSession>();
     new_junqi(&app, 2, true);
-    assert_eq!(j.get_phase(), "play");
+    assert_eq!(gs.get_phase(), GamePhase::Play);
     assert_eq!(j.get_mode(), "flip");
     let actions = stored_actions(dir.path());
     assert_eq!(actions.len(), 1);
@@ -224,7 +227,7 @@ fn flip_mode_against_the_computer_needs_no_hand_over() {
         .count();
     assert_eq!(face_down, 50);
     assert_eq!(
-        j.get_seat_colours().iter().collect::<Vec<_>>(),
+        gs.get_seat_colours().iter().collect::<Vec<_>>(),
         vec![-1, -1]
     );
 
@@ -232,9 +235,13 @@ fn flip_mode_against_the_computer_needs_no_hand_over() {
     let actions = stored_actions(dir.path());
     assert_eq!(actions.len(), 3, "{actions:?}");
     assert_eq!(actions[1], "flip:c5");
-    assert_eq!(j.get_phase(), "play", "no hand-over against the computer");
-    assert_eq!(j.get_to_move(), 0);
-    let colours: Vec<i32> = j.get_seat_colours().iter().collect();
+    assert_eq!(
+        gs.get_phase(),
+        GamePhase::Play,
+        "no hand-over against the computer"
+    );
+    assert_eq!(gs.get_to_move(), 0);
+    let colours: Vec<i32> = gs.get_seat_colours().iter().collect();
     assert!(
         colours[0] >= 0 && colours[1] == 1 - colours[0],
         "{colours:?}"
@@ -242,13 +249,13 @@ fn flip_mode_against_the_computer_needs_no_hand_over() {
     assert!(!point(&app, "c5").starts_with("face down"));
     // Keep turning pieces up; the computer answers each time.
     for p in ["a0", "a2", "a3", "a5", "a6", "a8", "a9", "a11"] {
-        if point(&app, p).starts_with("face down") && j.get_to_move() == 0 {
+        if point(&app, p).starts_with("face down") && gs.get_to_move() == 0 {
             jq_tap(&app, &[p]);
         }
     }
     let n = stored_actions(dir.path()).len();
     assert!(n >= 9, "{n} actions");
-    assert_eq!(j.get_to_move(), 0);
+    assert_eq!(gs.get_to_move(), 0);
 }
 
 #[test]
@@ -256,49 +263,50 @@ fn a_draw_offer_passes_with_the_device_and_the_computer_answers_its_own() {
     let dir = tempfile::tempdir().unwrap();
     let app = start(dir.path(), Language::English, (360, 780));
     let j = app.window().global::<JunqiAdapter>();
+    let gs = app.window().global::<GameSession>();
 
     // Pass and play: Red offers and moves on; after the hand-over Blue may accept.
     new_junqi(&app, 1, false);
-    j.invoke_handover_done();
+    gs.invoke_handover_done();
     j.invoke_deploy_ready();
-    j.invoke_handover_done();
+    gs.invoke_handover_done();
     j.invoke_deploy_ready();
     assert_eq!(
-        j.get_phase(),
-        "play",
+        gs.get_phase(),
+        GamePhase::Play,
         "open mode: no hand-over once deployed"
     );
-    assert!(j.get_can_offer_draw());
-    j.invoke_offer_draw();
-    assert_eq!(j.get_draw_offered_by(), 0);
-    assert!(!j.get_can_offer_draw(), "one offer at a time");
-    assert!(!j.get_can_answer_draw(), "not one's own");
+    assert!(gs.get_can_offer_draw());
+    gs.invoke_offer_draw();
+    assert_eq!(gs.get_draw_offered_by(), 0);
+    assert!(!gs.get_can_offer_draw(), "one offer at a time");
+    assert!(!gs.get_can_answer_draw(), "not one's own");
     jq_tap(&app, &["e5", "e6"]);
-    assert_eq!(j.get_viewer(), 1);
+    assert_eq!(gs.get_viewer(), 1);
     assert_eq!(
-        j.get_draw_offered_by(),
+        gs.get_draw_offered_by(),
         0,
         "the offer stands after the offerer moves"
     );
-    assert!(j.get_can_answer_draw());
-    j.invoke_answer_draw(true);
-    assert_eq!(j.get_phase(), "over");
-    assert_eq!(j.get_result(), "draw");
-    assert_eq!(j.get_reason(), "draw-agreed");
+    assert!(gs.get_can_answer_draw());
+    gs.invoke_answer_draw(true);
+    assert_eq!(gs.get_phase(), GamePhase::Over);
+    assert_eq!(result_code(&gs.get_outcome()), "draw");
+    assert_eq!(gs.get_outcome().reason, "draw-agreed");
     let actions = stored_actions(dir.path());
     assert_eq!(&actions[2..], ["offer-draw", "e5e6", "accept-draw"]);
-    j.set_show_end_dialog(false);
+    gs.set_show_end_dialog(false);
     app.window().global::<qiguan_app::ui::Nav>().invoke_back();
 
     // Against the computer, level on material: it declines at once, and the offer may be
     // made again only after another move.
     new_junqi(&app, 0, true);
     j.invoke_deploy_ready();
-    assert_eq!(j.get_phase(), "play");
-    j.invoke_offer_draw();
-    assert_eq!(j.get_draw_offered_by(), -1);
-    assert!(!j.get_can_offer_draw());
+    assert_eq!(gs.get_phase(), GamePhase::Play);
+    gs.invoke_offer_draw();
+    assert_eq!(gs.get_draw_offered_by(), -1);
+    assert!(!gs.get_can_offer_draw());
     let actions = stored_actions(dir.path());
     assert_eq!(actions.last().map(String::as_str), Some("decline-draw"));
-    assert_eq!(j.get_phase(), "play");
+    assert_eq!(gs.get_phase(), GamePhase::Play);
 }

@@ -4,10 +4,11 @@
 
 mod common;
 
-use common::{all, click, one, point, press, server, start, targets, until};
+use common::{all, click, one, point, press, result_code, server, start, targets, until};
 use qiguan_app::settings::Language;
 use qiguan_app::store::GameId;
 use qiguan_app::sync::Correspondence;
+use qiguan_app::ui::{GamePhase, GameSession, Waiting};
 use qiguan_app::ui::{Nav, OnlineAdapter, PlayAdapter, Screen, SettingsAdapter};
 use slint::ComponentHandle;
 use std::time::Duration;
@@ -170,10 +171,15 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
     // Opened before the opponent has joined: it says what it waits for.
     press(&app, "Continue game 1");
     let j = app.window().global::<JunqiAdapter>();
+    let gs = app.window().global::<GameSession>();
     assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Junqi);
-    assert!(j.get_online());
-    assert_eq!(j.get_phase(), "deploy", "no hand-over screen online");
-    assert_eq!(j.get_waiting(), "join");
+    assert!(gs.get_online());
+    assert_eq!(
+        gs.get_phase(),
+        GamePhase::Deploy,
+        "no hand-over screen online"
+    );
+    assert_eq!(gs.get_waiting(), Waiting::Join);
 
     let rt = tokio::runtime::Runtime::new().unwrap();
     let opp_dir = tempfile::tempdir().unwrap();
@@ -184,14 +190,16 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
         .play(theirs, &format!("deploy:{}", layout.to_text()))
         .unwrap();
     assert_eq!(rt.block_on(opponent.flush()).unwrap().sent, 1);
-    until(&app, Duration::from_secs(5), || j.get_waiting() == "");
+    until(&app, Duration::from_secs(5), || {
+        gs.get_waiting() == Waiting::Nothing
+    });
 
     // Red deploys (the steady defence it was offered): sent, then its turn.
     j.invoke_deploy_ready();
     until(&app, Duration::from_secs(5), || {
-        j.get_phase() == "play" && j.get_waiting() == ""
+        gs.get_phase() == GamePhase::Play && gs.get_waiting() == Waiting::Nothing
     });
-    assert_eq!(j.get_to_move(), 0);
+    assert_eq!(gs.get_to_move(), 0);
     assert_eq!(junqi_pieces(&app, "Red").len(), 25);
     let blue = junqi_pieces(&app, "Blue");
     assert_eq!(blue.len(), 25);
@@ -202,7 +210,7 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
     assert!(point(&app, "e6").contains("legal move"));
     jq_tap(&app, &["e6"]);
     until(&app, Duration::from_secs(5), || {
-        j.get_waiting() == "turn" && online.get_pending() == 0
+        gs.get_waiting() == Waiting::Turn && online.get_pending() == 0
     });
     assert_eq!(j.get_battle_at(), "e6");
     assert_eq!(j.get_battle_attacker(), "营长", "Red knows its own piece");
@@ -217,25 +225,29 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
         .clone();
     opponent.play(theirs, &mv).unwrap();
     rt.block_on(opponent.flush()).unwrap();
-    until(&app, Duration::from_secs(5), || j.get_to_move() == 0);
-    assert_eq!(j.get_waiting(), "");
+    until(&app, Duration::from_secs(5), || gs.get_to_move() == 0);
+    assert_eq!(gs.get_waiting(), Waiting::Nothing);
 
     // Red offers a draw; Blue accepts; the game is over and the review shows Blue's layout.
-    assert!(j.get_can_offer_draw());
-    j.invoke_offer_draw();
-    assert_eq!(j.get_waiting(), "sending");
-    assert_eq!(j.get_draw_offered_by(), 0, "shown as made at once");
-    until(&app, Duration::from_secs(5), || j.get_waiting() == "");
-    assert_eq!(j.get_draw_offered_by(), 0);
-    assert!(!j.get_can_offer_draw());
+    assert!(gs.get_can_offer_draw());
+    gs.invoke_offer_draw();
+    assert_eq!(gs.get_waiting(), Waiting::Sending);
+    assert_eq!(gs.get_draw_offered_by(), 0, "shown as made at once");
+    until(&app, Duration::from_secs(5), || {
+        gs.get_waiting() == Waiting::Nothing
+    });
+    assert_eq!(gs.get_draw_offered_by(), 0);
+    assert!(!gs.get_can_offer_draw());
     rt.block_on(opponent.refresh(theirs)).unwrap();
     opponent.play(theirs, "accept-draw").unwrap();
     rt.block_on(opponent.flush()).unwrap();
-    until(&app, Duration::from_secs(5), || j.get_phase() == "over");
-    assert_eq!(j.get_result(), "draw");
-    assert!(j.get_show_end_dialog());
-    j.invoke_review();
-    assert_eq!(j.get_phase(), "review");
+    until(&app, Duration::from_secs(5), || {
+        gs.get_phase() == GamePhase::Over
+    });
+    assert_eq!(result_code(&gs.get_outcome()), "draw");
+    assert!(gs.get_show_end_dialog());
+    gs.invoke_review();
+    assert_eq!(gs.get_phase(), GamePhase::Review);
     let store = Store::open_dir(&dir.path().join("red")).unwrap();
     let record = store.load(GameId(1)).unwrap().record;
     assert!(
@@ -245,7 +257,7 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
             .any(|e| e.action == format!("deploy:{}", layout.to_text())),
         "the whole record is kept once the game is over"
     );
-    j.invoke_review_step(-(record.actions.len() as i32) + 2);
+    gs.invoke_review_step(-(record.actions.len() as i32) + 2);
     let blue_named = junqi_pieces(&app, "Blue")
         .iter()
         .filter(|d| !d.contains("unknown"))
@@ -380,13 +392,18 @@ fn a_sea_land_air_correspondence_game_shows_only_my_seat_and_ends_with_everythin
     press(&app, "Done");
     press(&app, "Continue game 1");
     let a = app.window().global::<SlaAdapter>();
+    let gs = app.window().global::<GameSession>();
     assert_eq!(
         app.window().global::<Nav>().get_screen(),
         Screen::Sealandair
     );
-    assert!(a.get_online());
-    assert_eq!(a.get_phase(), "deploy", "no hand-over screen online");
-    assert_eq!(a.get_waiting(), "join");
+    assert!(gs.get_online());
+    assert_eq!(
+        gs.get_phase(),
+        GamePhase::Deploy,
+        "no hand-over screen online"
+    );
+    assert_eq!(gs.get_waiting(), Waiting::Join);
 
     let rt = tokio::runtime::Runtime::new().unwrap();
     let opp_dir = tempfile::tempdir().unwrap();
@@ -410,13 +427,15 @@ fn a_sea_land_air_correspondence_game_shows_only_my_seat_and_ends_with_everythin
         .play(theirs, &format!("deploy:{}", layout.to_text()))
         .unwrap();
     assert_eq!(rt.block_on(opponent.flush()).unwrap().sent, 1);
-    until(&app, Duration::from_secs(5), || a.get_waiting() == "");
+    until(&app, Duration::from_secs(5), || {
+        gs.get_waiting() == Waiting::Nothing
+    });
 
     a.invoke_deploy_ready();
     until(&app, Duration::from_secs(5), || {
-        a.get_phase() == "play" && a.get_waiting() == ""
+        gs.get_phase() == GamePhase::Play && gs.get_waiting() == Waiting::Nothing
     });
-    assert_eq!(a.get_to_move(), 0);
+    assert_eq!(gs.get_to_move(), 0);
     assert_eq!(sla_pieces(&app, "Red").len(), 37);
     let blue = sla_pieces(&app, "Blue");
     assert_eq!(blue.len(), 37);
@@ -433,7 +452,7 @@ fn a_sea_land_air_correspondence_game_shows_only_my_seat_and_ends_with_everythin
     let (from, to) = mv.split_once(['-', '*']).unwrap();
     sla_tap(&app, &[from, to]);
     until(&app, Duration::from_secs(5), || {
-        a.get_waiting() == "turn" && online.get_pending() == 0
+        gs.get_waiting() == Waiting::Turn && online.get_pending() == 0
     });
     // Blue answers; then Red resigns.
     rt.block_on(opponent.refresh(theirs)).unwrap();
@@ -441,13 +460,15 @@ fn a_sea_land_air_correspondence_game_shows_only_my_seat_and_ends_with_everythin
     let reply = legal.iter().find(|a| a.contains('-')).unwrap().clone();
     opponent.play(theirs, &reply).unwrap();
     rt.block_on(opponent.flush()).unwrap();
-    until(&app, Duration::from_secs(5), || a.get_to_move() == 0);
-    assert!(a.get_can_resign());
-    a.invoke_resign();
-    until(&app, Duration::from_secs(5), || a.get_phase() == "over");
-    assert_eq!(a.get_result(), "win:1");
-    a.invoke_review();
-    assert_eq!(a.get_phase(), "review");
+    until(&app, Duration::from_secs(5), || gs.get_to_move() == 0);
+    assert!(gs.get_can_resign());
+    gs.invoke_resign();
+    until(&app, Duration::from_secs(5), || {
+        gs.get_phase() == GamePhase::Over
+    });
+    assert_eq!(result_code(&gs.get_outcome()), "win:1");
+    gs.invoke_review();
+    assert_eq!(gs.get_phase(), GamePhase::Review);
     let record = store.load(GameId(1)).unwrap().record;
     assert!(
         record
@@ -456,7 +477,7 @@ fn a_sea_land_air_correspondence_game_shows_only_my_seat_and_ends_with_everythin
             .any(|e| e.action == format!("deploy:{}", layout.to_text())),
         "the whole record is kept once the game is over"
     );
-    a.invoke_review_step(-(record.actions.len() as i32) + 2);
+    gs.invoke_review_step(-(record.actions.len() as i32) + 2);
     let blue_named = sla_pieces(&app, "Blue")
         .iter()
         .filter(|d| !d.contains("unknown"))

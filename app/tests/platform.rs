@@ -9,6 +9,7 @@ mod common;
 use common::{jq_tap, start, start_with};
 use qiguan_app::settings::Language;
 use qiguan_app::store::Store;
+use qiguan_app::ui::{GamePhase, GameSession};
 use qiguan_app::ui::{HomeAdapter, JunqiAdapter, Nav, NewGameAdapter, Screen};
 use slint::ComponentHandle;
 use slint::platform::{Key, WindowEvent};
@@ -86,9 +87,9 @@ fn a_game_survives_being_stopped_and_comes_back_on_screen_at_its_data_directory(
     let app = start_with(&data, Language::English, (360, 780), true);
     let ui = app.window();
     assert_eq!(ui.global::<Nav>().get_screen(), Screen::Junqi);
-    let j = ui.global::<JunqiAdapter>();
-    assert_eq!(j.get_phase(), "play");
-    assert_eq!(j.get_review_plies() as usize, plies);
+    let gs = ui.global::<GameSession>();
+    assert_eq!(gs.get_phase(), GamePhase::Play);
+    assert_eq!(gs.get_review_plies() as usize, plies);
     // Back at Home when it stops: it starts at Home.
     ui.global::<Nav>().invoke_back();
     drop(app);

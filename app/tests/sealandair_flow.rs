@@ -8,6 +8,7 @@ mod common;
 
 use common::{latest_game, point, sla_drive, sla_tap, start, stored_actions};
 use qiguan_app::settings::Language;
+use qiguan_app::ui::{GamePhase, GameSession, ResultKind};
 use qiguan_app::ui::{HomeAdapter, NewGameAdapter, SlaAdapter};
 use qiguan_core::sealandair::Point;
 use slint::ComponentHandle;
@@ -53,12 +54,13 @@ fn pass_and_play_hides_each_seat_from_the_other() {
     let dir = tempfile::tempdir().unwrap();
     let app = start(dir.path(), Language::English, (1280, 800));
     let a = app.window().global::<SlaAdapter>();
+    let gs = app.window().global::<GameSession>();
     new_game(&app, false);
 
-    assert_eq!(a.get_phase(), "handover");
+    assert_eq!(gs.get_phase(), GamePhase::Handover);
     assert!(seen(&app).is_empty(), "{:?}", seen(&app));
-    a.invoke_handover_done();
-    assert_eq!(a.get_phase(), "deploy");
+    gs.invoke_handover_done();
+    assert_eq!(gs.get_phase(), GamePhase::Deploy);
     assert_eq!(count(&app, "Red"), 37);
     assert_eq!(count(&app, "Blue"), 0);
 
@@ -96,16 +98,16 @@ fn pass_and_play_hides_each_seat_from_the_other() {
     );
 
     // Blue deploys behind its own hand-over, seeing nothing of Red.
-    assert_eq!(a.get_phase(), "handover");
-    a.invoke_handover_done();
+    assert_eq!(gs.get_phase(), GamePhase::Handover);
+    gs.invoke_handover_done();
     assert_eq!(count(&app, "Blue"), 37);
     assert_eq!(count(&app, "Red"), 0);
     a.invoke_deploy_ready();
-    assert_eq!(a.get_phase(), "handover");
-    a.invoke_handover_done();
+    assert_eq!(gs.get_phase(), GamePhase::Handover);
+    gs.invoke_handover_done();
 
     // Red to move: every Blue piece is unknown to Red.
-    assert_eq!(a.get_viewer(), 0);
+    assert_eq!(gs.get_viewer(), 0);
     assert_eq!(count(&app, "Red"), 37);
     let blue: Vec<String> = seen(&app)
         .into_iter()
@@ -117,10 +119,10 @@ fn pass_and_play_hides_each_seat_from_the_other() {
     // A piece picked up shows its moves; a move is stored before the board changes hands.
     sla_drive(&app, dir.path(), 1, |_| false);
     assert_eq!(stored_actions(dir.path()).len(), 3);
-    assert_eq!(a.get_phase(), "handover");
+    assert_eq!(gs.get_phase(), GamePhase::Handover);
     assert!(seen(&app).is_empty(), "nothing shows behind the hand-over");
-    a.invoke_handover_done();
-    assert_eq!(a.get_viewer(), 1);
+    gs.invoke_handover_done();
+    assert_eq!(gs.get_viewer(), 1);
     let red: Vec<(String, String)> = seen(&app)
         .into_iter()
         .filter(|(_, d)| d.starts_with("Red"))
@@ -136,16 +138,17 @@ fn a_game_against_the_computer_to_the_end_then_review_and_history() {
     let dir = tempfile::tempdir().unwrap();
     let app = start(dir.path(), Language::Chinese, (360, 780));
     let a = app.window().global::<SlaAdapter>();
+    let gs = app.window().global::<GameSession>();
     new_game(&app, true);
     // No hand-over against the computer, which has deployed already.
-    assert_eq!(a.get_phase(), "deploy");
+    assert_eq!(gs.get_phase(), GamePhase::Deploy);
     assert_eq!(
         stored_actions(dir.path()).len(),
         1,
         "the computer's deployment"
     );
     a.invoke_deploy_ready();
-    assert_eq!(a.get_phase(), "play");
+    assert_eq!(gs.get_phase(), GamePhase::Play);
     // Picking up a piece shows what it may do.
     let mine = (0..99).map(|i| Point::from_index(i).unwrap()).find(|p| {
         a.invoke_cell_clicked(p.index() as i32);
@@ -157,9 +160,9 @@ fn a_game_against_the_computer_to_the_end_then_review_and_history() {
     });
     assert!(mine.is_some(), "some piece can move");
     sla_drive(&app, dir.path(), 800, |_| false);
-    assert_eq!(a.get_phase(), "over", "the game ended");
-    assert!(a.get_show_end_dialog());
-    assert!(!a.get_result().is_empty());
+    assert_eq!(gs.get_phase(), GamePhase::Over, "the game ended");
+    assert!(gs.get_show_end_dialog());
+    assert!(gs.get_outcome().kind != ResultKind::Unfinished);
     // Everything shows at the end.
     let unknown = all_points()
         .into_iter()
@@ -167,12 +170,12 @@ fn a_game_against_the_computer_to_the_end_then_review_and_history() {
         .count();
     assert_eq!(unknown, 0);
     let actions = stored_actions(dir.path()).len();
-    a.set_show_end_dialog(false);
-    a.invoke_review();
-    assert_eq!(a.get_review_plies() as usize, actions);
-    a.invoke_review_step(-(actions as i32));
-    assert_eq!(a.get_review_ply(), 0);
-    a.invoke_review_step(2);
+    gs.set_show_end_dialog(false);
+    gs.invoke_review();
+    assert_eq!(gs.get_review_plies() as usize, actions);
+    gs.invoke_review_step(-(actions as i32));
+    assert_eq!(gs.get_review_ply(), 0);
+    gs.invoke_review_step(2);
     // Both deployments show in the review.
     assert_eq!(
         all_points()
@@ -190,6 +193,6 @@ fn a_game_against_the_computer_to_the_end_then_review_and_history() {
     app.window()
         .global::<qiguan_app::ui::HistoryAdapter>()
         .invoke_open(id.0 as i32);
-    let a = app.window().global::<SlaAdapter>();
-    assert_eq!(a.get_phase(), "over");
+    let gs = app.window().global::<GameSession>();
+    assert_eq!(gs.get_phase(), GamePhase::Over);
 }

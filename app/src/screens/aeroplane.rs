@@ -105,9 +105,11 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
     open,
     review: |ctx, id, _| open(ctx, id),
     shown: |ctx| slot(ctx).borrow().as_ref().map(|s| s.id),
+    refresh,
     reload_if_open,
     set_sync_status,
     start: start_chosen,
+    session_call: |_, _| {},
     online: |a, _| OnlineChoice {
         options: serde_json::to_value(chosen_options(a)).unwrap_or_default(),
         // The creator flies red; the other seats are invited or the server's computer.

@@ -6,28 +6,24 @@
 //! player, and it shows each seat only that seat's view; every action is stored before it is
 //! shown. In a correspondence game the server is the authority: the device keeps only its
 //! seat's last view, queues the seat's actions (stored before they show as sent), and shows
-//! the server's answer when it comes. What this shares with Sea-land-air's screen is in
-//! [`super::hidden`].
+//! the server's answer when it comes. All of that is the shared session of the games with
+//! secrets ([`super::session`]); this module brings Junqi's board, deployment and computer.
 
-use super::handler;
-use super::handler0;
-use super::hidden::{self, Seen, Source};
+use super::hidden::Source;
 use super::new_game::two_seats;
 use super::registry::{GameEntry, OnlineChoice};
+use super::session::{self, SecretGame, Session};
+use super::{handler, handler0};
 use crate::ctx::Ctx;
-use crate::ctx::Sessions;
-use crate::online::Command;
 use crate::random::{os_pick, random_seed};
-use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing};
+use crate::store::{GameId, Mode, NewGame, Standing};
 use qiguan_core::junqi::bot;
 use qiguan_core::junqi::{
     Deployment, FlipColours, Junqi, JunqiEvent, JunqiMove, JunqiOptions, JunqiView, Point, Rank,
     SeenPlay, Side, Visibility, graph,
 };
-use qiguan_core::{
-    Action, Actor, AnyMatch, GameKind, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
-};
-use qiguan_ui::{DeployIssue, JunqiAdapter, JunqiCell, NewGameAdapter, Screen};
+use qiguan_core::{Action, AnyMatch, GameKind, Match, Seat};
+use qiguan_ui::{DeployIssue, GamePhase, JunqiAdapter, JunqiCell, NewGameAdapter, Screen};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -35,64 +31,92 @@ use std::rc::Rc;
 /// Where saved layouts live among the settings.
 const LAYOUT_KEY: &str = "junqi-layout:";
 
-/// A Junqi game on the screen.
-pub struct JunqiSession {
-    id: GameId,
-    source: Source<Junqi>,
-    players: [String; 2],
-    /// The seat the computer plays, if any.
-    computer: Option<Seat>,
-    /// The server link of a correspondence game.
-    remote: Option<RemoteGame>,
-    /// The seat whose view is on the screen.
-    viewer: Seat,
-    /// The hand-over screen is up: nothing of the board shows.
-    handover: bool,
-    selected: Option<Point>,
-    /// The viewer's deployment being arranged.
-    draft: Option<Deployment>,
-    /// In review: the number of actions shown.
-    review: Option<usize>,
-    /// The last move or flip whose banner has been shown, and to which seat (a new one shows
-    /// when either differs).
-    shown: RefCell<Option<(Seat, SeenPlay)>>,
+/// A Junqi game on its screen.
+type JunqiSession = Session<Junqi>;
+
+/// Junqi in the registry of games.
+pub(crate) const ENTRY: GameEntry = session::entry::<Junqi>(connect, start_chosen, |a, side| {
+    OnlineChoice::two_people(chosen_options(a), side)
+});
+
+/// The Junqi screen's own models.
+pub(crate) struct JunqiBoard {
     cells: Rc<VecModel<JunqiCell>>,
 }
 
-impl JunqiSession {
-    fn local(&self) -> Option<&Match<Junqi>> {
-        self.source.local()
+impl SecretGame for Junqi {
+    type Point = Point;
+    type Draft = Deployment;
+    type Seen = SeenPlay;
+    type Board = JunqiBoard;
+    const SCREEN: Screen = Screen::Junqi;
+
+    fn new_board() -> JunqiBoard {
+        JunqiBoard {
+            cells: Rc::new(VecModel::default()),
+        }
     }
 
-    fn seen(&self) -> Option<&Seen<Junqi>> {
-        self.source.seen()
+    fn deploying(source: &Source<Junqi>) -> bool {
+        match source {
+            Source::Local(game) => game.game().deploying(),
+            Source::Remote(seen) => {
+                seen.options.visibility != Visibility::Flip
+                    && seen.view.game.deployed.iter().any(|d| !d)
+            }
+        }
     }
 
-    fn options(&self) -> JunqiOptions {
-        self.source.options()
+    fn has_deployed(view: &JunqiView, seat: Seat) -> bool {
+        // A seat's side follows its seat outside flip mode, which has no deployment.
+        view.colours
+            .get(seat.index())
+            .copied()
+            .flatten()
+            .is_some_and(|side| view.deployed[side as usize])
     }
 
-    /// What `seat` may know (a correspondence game knows only its own seat's view).
-    fn match_view(&self, seat: Seat) -> MatchView<JunqiView> {
-        self.source.match_view(seat)
+    /// Something one seat alone may see: its deployment, or (in referee mode) its pieces.
+    /// Flip mode hides nothing from one seat that the other sees.
+    fn has_secrets(s: &JunqiSession) -> bool {
+        match s.options().visibility {
+            Visibility::Referee => true,
+            Visibility::Open => s.deploying(),
+            Visibility::Flip => false,
+        }
     }
 
-    fn view(&self) -> JunqiView {
-        self.match_view(self.viewer).game
+    fn deployment_of(s: &JunqiSession, seat: Seat, mv: &JunqiMove) -> Option<Deployment> {
+        let JunqiMove::Deploy(text) = mv else {
+            return None;
+        };
+        Deployment::from_text(s.side_of_seat(seat)?, text).ok()
     }
 
-    fn to_act(&self) -> ToAct {
-        self.source.to_act()
+    fn first_draft(s: &JunqiSession, seat: Seat) -> Option<Deployment> {
+        let side = s.side_of_seat(seat)?;
+        Deployment::classic("稳守 Steady defence")
+            .map(|d| if side == Side::South { d } else { d.mirror() })
     }
 
-    fn outcome(&self) -> Option<Outcome> {
-        self.source.outcome()
+    fn seat_colour(s: &JunqiSession, seat: Seat) -> i32 {
+        s.side_of_seat(seat).map_or(-1, |side| side as i32)
     }
 
-    fn version(&self) -> usize {
-        self.source.version()
+    fn computer_accepts_draw(view: &JunqiView, seat: Seat) -> bool {
+        bot::accepts_draw(view, seat)
     }
 
+    fn computer_move(view: &JunqiView, seat: Seat, options: &JunqiOptions) -> Option<JunqiMove> {
+        bot::choose(view, seat, options, random_seed())
+    }
+
+    fn refresh_board(ctx: &Rc<Ctx>, s: &JunqiSession) {
+        refresh_board(ctx, s);
+    }
+}
+
+impl Session<Junqi> {
     fn side_of_seat(&self, seat: Seat) -> Option<Side> {
         match &self.source {
             Source::Local(game) => game.game().side_of_seat(seat),
@@ -105,64 +129,17 @@ impl JunqiSession {
             .into_iter()
             .find(|s| self.side_of_seat(*s) == Some(side))
     }
-
-    fn deploying(&self) -> bool {
-        match &self.source {
-            Source::Local(game) => game.game().deploying(),
-            Source::Remote(seen) => {
-                seen.options.visibility != Visibility::Flip
-                    && seen.view.game.deployed.iter().any(|d| !d)
-            }
-        }
-    }
-
-    /// The viewer's deployment waiting for the server, if any.
-    fn pending_deployment(&self) -> Option<Deployment> {
-        let seen = self.seen()?;
-        let side = self.side_of_seat(self.viewer)?;
-        seen.pending
-            .iter()
-            .find_map(|a| a.strip_prefix("deploy:"))
-            .and_then(|text| Deployment::from_text(side, text).ok())
-    }
-
-    fn legal(&self) -> Vec<Action<JunqiMove>> {
-        self.source.legal(self.viewer)
-    }
-
-    fn legal_moves(&self) -> Vec<JunqiMove> {
-        self.legal()
-            .into_iter()
-            .filter_map(|a| match a {
-                Action::Play(m) => Some(m),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// The seat this device always shows: the person's against the computer, its own in a
-    /// correspondence game; none in pass-and-play.
-    fn fixed_seat(&self) -> Option<Seat> {
-        self.computer
-            .map(|bot| bot.next(2))
-            .or_else(|| self.remote.as_ref().and_then(|r| Seat::new(r.seat)))
-    }
 }
 
-/// Junqi in the registry of games.
-pub(crate) const ENTRY: GameEntry = GameEntry {
-    kind: GameKind::Junqi,
-    screen: Screen::Junqi,
-    connect,
-    sessions: || vec![Sessions::slot::<JunqiSession>()],
-    open,
-    review: |ctx, id, _| open(ctx, id),
-    shown: |ctx| slot(ctx).borrow().as_ref().map(|s| s.id),
-    reload_if_open,
-    set_sync_status,
-    start: start_chosen,
-    online: |a, side| OnlineChoice::two_people(chosen_options(a), side),
-};
+/// The Junqi session slot in the context.
+fn slot(ctx: &Ctx) -> &RefCell<Option<JunqiSession>> {
+    session::slot::<Junqi>(ctx)
+}
+
+/// Pushes the session to the screen.
+fn refresh(ctx: &Rc<Ctx>) {
+    session::refresh::<Junqi>(ctx);
+}
 
 pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
@@ -171,12 +148,6 @@ pub fn connect(ctx: &Rc<Ctx>) {
     a.set_rail_path(rail_path(false).into());
     a.set_rail_dashes(rail_path(true).into());
     a.on_cell_clicked(handler(ctx, |ctx, i: i32| cell_clicked(ctx, i)));
-    a.on_handover_done(handler0(ctx, |ctx| {
-        if let Some(s) = slot(ctx).borrow_mut().as_mut() {
-            s.handover = false;
-        }
-        refresh(ctx);
-    }));
     a.on_deploy_random(handler0(ctx, |ctx| {
         set_draft(ctx, |side| Some(Deployment::random(side, random_seed())));
     }));
@@ -208,55 +179,12 @@ pub fn connect(ctx: &Rc<Ctx>) {
         let chosen = slot(ctx).borrow().as_ref().and_then(|s| {
             let d = s.draft.as_ref()?;
             d.validate().ok()?;
-            Some((s.viewer, JunqiMove::Deploy(d.to_text())))
+            Some(JunqiMove::Deploy(d.to_text()))
         });
-        if let Some((seat, mv)) = chosen {
-            act(ctx, Actor::Seat(seat), Action::Play(mv));
+        if let Some(mv) = chosen {
+            session::viewer_acts::<Junqi>(ctx, Action::Play(mv));
         }
     }));
-    a.on_resign(handler0(ctx, |ctx| viewer_acts(ctx, Action::Resign)));
-    a.on_offer_draw(handler0(ctx, |ctx| viewer_acts(ctx, Action::OfferDraw)));
-    a.on_answer_draw(handler(ctx, |ctx, accept: bool| {
-        viewer_acts(
-            ctx,
-            if accept {
-                Action::AcceptDraw
-            } else {
-                Action::DeclineDraw
-            },
-        )
-    }));
-    a.on_review(handler0(ctx, |ctx| {
-        if let Some(s) = slot(ctx).borrow_mut().as_mut()
-            && s.local().is_some()
-        {
-            s.review = Some(s.version());
-            s.selected = None;
-        }
-        refresh(ctx);
-    }));
-    a.on_review_step(handler(ctx, |ctx, step: i32| {
-        if let Some(s) = slot(ctx).borrow_mut().as_mut()
-            && let Some(at) = s.review
-        {
-            let next = at as i64 + step as i64;
-            s.review = Some(next.clamp(0, s.version() as i64) as usize);
-        }
-        refresh(ctx);
-    }));
-    a.on_new_game(handler0(ctx, |ctx| {
-        ctx.ui().global::<JunqiAdapter>().set_show_end_dialog(false);
-        ctx.reset_to(Screen::Home);
-        super::new_game::open(ctx, GameKind::Junqi);
-    }));
-}
-
-/// The viewer resigns, offers a draw or answers one.
-fn viewer_acts(ctx: &Rc<Ctx>, action: Action<JunqiMove>) {
-    let seat = slot(ctx).borrow().as_ref().map(|s| s.viewer);
-    if let Some(seat) = seat {
-        act(ctx, Actor::Seat(seat), action);
-    }
 }
 
 /// Starts a new Junqi game: stores it, deals (flip mode), lets the computer deploy, and opens
@@ -282,7 +210,7 @@ pub fn start(
         .with_store(|store| store.create_game_with(&new, &dealt, &standing, now))
         .map_err(|e| e.to_string())?;
     ctx.reset_to(Screen::Home);
-    open(ctx, id);
+    session::open::<Junqi>(ctx, id);
     Ok(id)
 }
 
@@ -315,230 +243,6 @@ fn start_chosen(ctx: &Rc<Ctx>, a: &NewGameAdapter<'_>) {
     if let Err(e) = start(ctx, &options, players, computer) {
         super::show_error(ctx, &e);
     }
-}
-
-/// Loads a stored Junqi game and shows it: behind the hand-over screen if it has secrets.
-pub fn open(ctx: &Rc<Ctx>, id: GameId) {
-    match load(ctx, id) {
-        Ok(mut session) => {
-            run_computer(ctx, &mut session);
-            settle_viewer(&mut session, true);
-            let online = session.remote.is_some();
-            *slot(ctx).borrow_mut() = Some(session);
-            let ui = ctx.ui();
-            let a = ui.global::<JunqiAdapter>();
-            a.set_show_end_dialog(false);
-            a.set_confirm_resign(false);
-            a.set_layout_name("".into());
-            a.set_sync_status("".into());
-            refresh(ctx);
-            ctx.go(Screen::Junqi);
-            if online {
-                ctx.send(Command::Watch(Some(id)));
-                ctx.send(Command::Flush);
-            }
-        }
-        Err(e) => super::show_error(ctx, &e),
-    }
-}
-
-fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<JunqiSession, String> {
-    let loaded = hidden::load::<Junqi>(ctx, id)?;
-    Ok(JunqiSession {
-        id,
-        source: loaded.source,
-        players: loaded.players,
-        computer: loaded.computer,
-        remote: loaded.remote,
-        viewer: loaded.viewer,
-        handover: false,
-        selected: None,
-        draft: None,
-        review: None,
-        shown: RefCell::new(None),
-        cells: Rc::new(VecModel::default()),
-    })
-}
-
-/// Reloads the open game if the sync worker changed it, keeping a deployment being arranged.
-pub fn reload_if_open(ctx: &Rc<Ctx>, ids: &[GameId]) {
-    let Some(id) = slot(ctx).borrow().as_ref().map(|s| s.id) else {
-        return;
-    };
-    if !ids.contains(&id) || ctx.ui().global::<qiguan_ui::Nav>().get_screen() != Screen::Junqi {
-        return;
-    }
-    let (was_over, draft, selected, shown) = match slot(ctx).borrow_mut().as_mut() {
-        Some(s) => (
-            s.outcome().is_some(),
-            s.draft.take(),
-            s.selected,
-            s.shown.take(),
-        ),
-        None => return,
-    };
-    match load(ctx, id) {
-        Ok(mut session) => {
-            session.shown = RefCell::new(shown);
-            session.draft = draft;
-            session.selected = selected;
-            settle_viewer(&mut session, false);
-            let over = session.outcome().is_some();
-            *slot(ctx).borrow_mut() = Some(session);
-            if over && !was_over {
-                ctx.ui().global::<JunqiAdapter>().set_show_end_dialog(true);
-            }
-            refresh(ctx);
-        }
-        Err(e) => super::show_error(ctx, &e),
-    }
-}
-
-/// Shows whether the open correspondence game's actions have reached the server.
-pub fn set_sync_status(ctx: &Rc<Ctx>, online: bool, pending: usize) {
-    if slot(ctx)
-        .borrow()
-        .as_ref()
-        .is_none_or(|s| s.remote.is_none())
-    {
-        return;
-    }
-    ctx.ui()
-        .global::<JunqiAdapter>()
-        .set_sync_status(hidden::sync_line(online, pending).into());
-}
-
-/// Returns true if the screen has something one seat alone may see right now: its
-/// deployment, or (in referee mode) its pieces. Flip mode hides nothing from one seat that the
-/// other sees.
-fn has_secrets(s: &JunqiSession) -> bool {
-    match s.options().visibility {
-        Visibility::Referee => true,
-        Visibility::Open => s.deploying(),
-        Visibility::Flip => false,
-    }
-}
-
-/// Picks whose view shows: the person's against the computer, this device's seat in a
-/// correspondence game, else the seat to act. Raises the hand-over screen when the view passes
-/// to the other player and there are secrets.
-fn settle_viewer(s: &mut JunqiSession, opening: bool) {
-    if s.outcome().is_some() {
-        s.draft = None;
-        return;
-    }
-    let fixed = s.fixed_seat();
-    let next = match (fixed, s.to_act()) {
-        (Some(seat), _) => seat,
-        (None, ToAct::Seat(seat)) => seat,
-        (None, ToAct::Seats(list)) => list.first().copied().unwrap_or(s.viewer),
-        (None, _) => s.viewer,
-    };
-    let changed = next != s.viewer;
-    s.viewer = next;
-    if fixed.is_none() && has_secrets(s) && (changed || opening) {
-        s.handover = true;
-    }
-    if changed {
-        s.selected = None;
-        s.draft = None;
-    }
-    let side = s.side_of_seat(next);
-    let deployed = side.is_some_and(|side| s.view().deployed[side as usize])
-        || s.pending_deployment().is_some();
-    if !s.deploying() || deployed {
-        s.draft = None;
-    } else if s.draft.is_none()
-        && let Some(side) = side
-    {
-        s.draft = Deployment::classic("稳守 Steady defence")
-            .map(|d| if side == Side::South { d } else { d.mirror() });
-    }
-}
-
-/// Lets the computer act for as long as it is due, storing each action: it answers a draw
-/// offer, then deploys or moves.
-fn run_computer(ctx: &Rc<Ctx>, s: &mut JunqiSession) {
-    let Some(bot_seat) = s.computer else { return };
-    for _ in 0..4 {
-        let Some(game) = s.local() else { return };
-        let actor = Actor::Seat(bot_seat);
-        let view: JunqiView = game.game().view(Viewer::Seat(bot_seat));
-        let answerable = game.legal_actions(actor).contains(&Action::AcceptDraw);
-        let action = if answerable {
-            if bot::accepts_draw(&view, bot_seat) {
-                Action::AcceptDraw
-            } else {
-                Action::DeclineDraw
-            }
-        } else {
-            if !game.to_act().includes(actor) {
-                return;
-            }
-            let options = game.game().junqi_options().clone();
-            match bot::choose(&view, bot_seat, &options, random_seed()) {
-                Some(mv) => Action::Play(mv),
-                None => return,
-            }
-        };
-        if let Err(e) = store_and_apply(ctx, s, actor, &action) {
-            super::show_error(ctx, &e);
-            return;
-        }
-    }
-}
-
-/// Stores and applies an action of a game on this device (and any chance it brings about).
-fn store_and_apply(
-    ctx: &Rc<Ctx>,
-    s: &mut JunqiSession,
-    actor: Actor,
-    action: &Action<JunqiMove>,
-) -> Result<(), String> {
-    hidden::store_and_apply(ctx, s.id, &mut s.source, actor, action)?;
-    s.selected = None;
-    Ok(())
-}
-
-/// Queues a correspondence game's action for the server (stored before it shows as sent).
-fn queue_remote(
-    ctx: &Rc<Ctx>,
-    s: &mut JunqiSession,
-    action: &Action<JunqiMove>,
-) -> Result<(), String> {
-    hidden::queue_remote(ctx, s.id, &mut s.source, action)?;
-    s.selected = None;
-    s.draft = None;
-    Ok(())
-}
-
-/// A player's action: stored, then the computer's answer, then shown.
-fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<JunqiMove>) {
-    let Some(mut s) = slot(ctx).borrow_mut().take() else {
-        return;
-    };
-    let remote = s.seen().is_some();
-    let result = if remote {
-        queue_remote(ctx, &mut s, &action)
-    } else {
-        store_and_apply(ctx, &mut s, actor, &action)
-    };
-    if result.is_ok() {
-        run_computer(ctx, &mut s);
-        settle_viewer(&mut s, false);
-    }
-    let over = s.outcome().is_some();
-    *slot(ctx).borrow_mut() = Some(s);
-    match result {
-        Err(e) => super::show_error(ctx, &e),
-        Ok(()) if over => ctx.ui().global::<JunqiAdapter>().set_show_end_dialog(true),
-        Ok(()) if remote => ctx
-            .ui()
-            .global::<JunqiAdapter>()
-            .set_sync_status("sending".into()),
-        Ok(()) => {}
-    }
-    refresh(ctx);
 }
 
 fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
@@ -594,10 +298,7 @@ fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
     };
     match chosen {
         Some(mv) => {
-            let seat = slot(ctx).borrow().as_ref().map(|s| s.viewer);
-            if let Some(seat) = seat {
-                act(ctx, Actor::Seat(seat), Action::Play(mv));
-            }
+            session::viewer_acts::<Junqi>(ctx, Action::Play(mv));
         }
         None => refresh(ctx),
     }
@@ -653,37 +354,22 @@ fn save_layout(ctx: &Rc<Ctx>) {
     refresh(ctx);
 }
 
-/// Pushes the session to the screen.
-pub fn refresh(ctx: &Rc<Ctx>) {
-    let saved = saved_layouts(ctx);
-    let guard = slot(ctx).borrow();
-    let Some(s) = guard.as_ref() else { return };
+/// Draws Junqi's own part of the screen: the board, the mode, the battle banner and the
+/// deployment controls (the session's part is drawn by [`session::refresh`]).
+fn refresh_board(ctx: &Rc<Ctx>, s: &JunqiSession) {
     let options = s.options();
-    let outcome = s.outcome();
-    let over = outcome.is_some();
     let view = s.view();
-    let phase = if s.handover {
-        "handover"
-    } else if s.review.is_some() {
-        "review"
-    } else if over {
-        "over"
-    } else if s.draft.is_some() {
-        "deploy"
-    } else {
-        "play"
-    };
+    let phase = s.phase();
     let cells = match (s.review, s.local()) {
         (Some(at), Some(game)) => review_cells(game, at),
         _ if s.handover => hidden_cells(),
         _ => view_cells(s, &view),
     };
-    super::super::board_view::sync(&s.cells, cells);
+    super::super::board_view::sync(&s.board.cells, cells);
 
     let ui = ctx.ui();
     let a = ui.global::<JunqiAdapter>();
-    a.set_cells(ModelRc::from(s.cells.clone()));
-    a.set_phase(phase.into());
+    a.set_cells(ModelRc::from(s.board.cells.clone()));
     a.set_mode(
         match options.visibility {
             Visibility::Referee => "referee",
@@ -692,35 +378,18 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         }
         .into(),
     );
-    a.set_viewer(s.viewer.index() as i32);
-    let colour = |seat| s.side_of_seat(seat).map_or(-1, |side| side as i32);
-    a.set_seat_colours(int_model(vec![colour(Seat::FIRST), colour(Seat::SECOND)]));
     // The viewer's side at the bottom (flip mode: the viewer's colour once known).
-    a.set_flipped(s.side_of_seat(s.viewer) == Some(Side::North));
-    a.set_to_move(match s.to_act() {
-        ToAct::Seat(seat) => seat.index() as i32,
-        _ => -1,
-    });
-    a.set_names(ModelRc::new(VecModel::from(
-        s.players
-            .iter()
-            .map(|n| SharedString::from(n.as_str()))
-            .collect::<Vec<_>>(),
-    )));
-    a.set_computer(ModelRc::new(VecModel::from(vec![
-        s.computer == Some(Seat::FIRST),
-        s.computer == Some(Seat::SECOND),
-    ])));
-    a.set_quiet_left(options.quiet_limit() as i32 - view.quiet_plies as i32);
-    a.set_result(super::result_code(outcome.as_ref().map(|o| &o.result)).into());
-    a.set_reason(outcome.map(|o| o.reason.as_str()).unwrap_or("").into());
-    set_banner(&a, s, &view, matches!(phase, "play" | "over"));
-    let bottom = if s.side_of_seat(s.viewer) == Some(Side::North) {
-        Side::North
-    } else {
-        Side::South
-    };
+    let north = s.side_of_seat(s.viewer) == Some(Side::North);
+    a.set_flipped(north);
+    let bottom = if north { Side::North } else { Side::South };
     a.set_bottom_seat(s.seat_of_side(bottom).unwrap_or(s.viewer).index() as i32);
+    a.set_quiet_left(options.quiet_limit() as i32 - view.quiet_plies as i32);
+    set_banner(
+        &a,
+        s,
+        &view,
+        matches!(phase, GamePhase::Play | GamePhase::Over),
+    );
     let issues: Vec<DeployIssue> = s
         .draft
         .as_ref()
@@ -730,45 +399,16 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         })
         .unwrap_or_default();
     a.set_deploy_issues(ModelRc::new(VecModel::from(issues)));
-    a.set_classics(ModelRc::new(VecModel::from(
-        qiguan_core::junqi::deployment::classic_names()
-            .map(SharedString::from)
-            .collect::<Vec<_>>(),
-    )));
-    a.set_saved_layouts(ModelRc::new(VecModel::from(
-        saved
-            .iter()
-            .map(|(name, _)| SharedString::from(name.as_str()))
-            .collect::<Vec<_>>(),
-    )));
-    a.set_review_ply(s.review.unwrap_or(0) as i32);
-    a.set_review_plies(s.version() as i32);
-
-    // Draw offers, resignation, and (correspondence) where the game stands with the server.
-    let legal = if over { Vec::new() } else { s.legal() };
-    a.set_can_offer_draw(legal.contains(&Action::OfferDraw));
-    a.set_can_answer_draw(legal.contains(&Action::AcceptDraw));
-    a.set_can_resign(legal.contains(&Action::Resign));
-    let pending_offer = s.source.offer_pending();
-    a.set_draw_offered_by(match s.source.draw_offer() {
-        Some(offer) => offer.by.index() as i32,
-        None if pending_offer => s.viewer.index() as i32,
-        None => -1,
-    });
-    a.set_online(s.remote.is_some());
-    let deployed_first = s.deploying() && s.draft.is_none();
-    a.set_waiting(hidden::waiting(&s.source, s.remote.as_ref(), s.viewer, deployed_first).into());
-    a.set_invite(
-        s.remote
-            .as_ref()
-            .and_then(|r| r.invite_code.clone())
-            .unwrap_or_default()
-            .into(),
-    );
+    a.set_classics(strings(qiguan_core::junqi::deployment::classic_names()));
+    a.set_saved_layouts(strings(
+        saved_layouts(ctx).iter().map(|(name, _)| name.as_str()),
+    ));
 }
 
-fn int_model(values: Vec<i32>) -> ModelRc<i32> {
-    ModelRc::new(VecModel::from(values))
+fn strings<'a>(names: impl Iterator<Item = &'a str>) -> ModelRc<SharedString> {
+    ModelRc::new(VecModel::from(
+        names.map(SharedString::from).collect::<Vec<_>>(),
+    ))
 }
 
 fn issue(p: &qiguan_core::junqi::DeployProblem) -> Option<DeployIssue> {
@@ -1029,9 +669,4 @@ fn links(rail: bool) -> impl Iterator<Item = ((f32, f32), (f32, f32))> {
 
 fn segment(a: (f32, f32), b: (f32, f32)) -> String {
     format!("M {:.3} {:.3} L {:.3} {:.3}", a.0, a.1, b.0, b.1)
-}
-
-/// The JunqiSession slot in the context.
-fn slot(ctx: &Ctx) -> &RefCell<Option<JunqiSession>> {
-    ctx.session()
 }

@@ -14,6 +14,7 @@ pub mod play;
 pub mod registry;
 pub mod replay;
 pub mod sealandair;
+pub mod session;
 pub mod settings;
 
 use crate::ctx::Ctx;
@@ -61,6 +62,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
     for entry in registry::GAMES {
         (entry.connect)(ctx);
     }
+    connect_session(ctx);
     home::connect(ctx);
     new_game::connect(ctx);
     online::connect(ctx);
@@ -68,6 +70,25 @@ pub fn connect(ctx: &Rc<Ctx>) {
     settings::connect(ctx);
     about::connect(ctx);
     failure::connect(ctx);
+}
+
+/// The `GameSession` global's callbacks go to the game on screen.
+fn connect_session(ctx: &Rc<Ctx>) {
+    use session::Call;
+    let call = |c: Call| handler0(ctx, move |ctx| registry::session_call(ctx, c));
+    let ui = ctx.ui();
+    let a = ui.global::<qiguan_ui::GameSession>();
+    a.on_handover_done(call(Call::HandoverDone));
+    a.on_resign(call(Call::Resign));
+    a.on_offer_draw(call(Call::OfferDraw));
+    a.on_review(call(Call::Review));
+    a.on_new_game(call(Call::NewGame));
+    a.on_answer_draw(handler(ctx, |ctx, accept: bool| {
+        registry::session_call(ctx, Call::AnswerDraw(accept));
+    }));
+    a.on_review_step(handler(ctx, |ctx, step: i32| {
+        registry::session_call(ctx, Call::ReviewStep(step));
+    }));
 }
 
 /// Shows a problem over the current screen.

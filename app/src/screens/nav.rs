@@ -44,6 +44,10 @@ impl Ctx {
             self.send(crate::online::Command::Watch(None));
         }
         self.remember_screen(screen);
+        if let Some(entry) = registry::on_screen(screen) {
+            // The screens of several games share globals (GameSession): show this game's.
+            (entry.refresh)(self);
+        }
         match screen {
             Screen::Online => super::online::refresh(self),
             Screen::Home => super::home::refresh(self),

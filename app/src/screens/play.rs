@@ -47,9 +47,11 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
     open,
     review: super::replay::open,
     shown: |ctx| slot(ctx).borrow().as_ref().map(|s| s.id),
+    refresh,
     reload_if_open,
     set_sync_status,
     start: start_chosen,
+    session_call: |_, _| {},
     online: |a, side| OnlineChoice::two_people(chosen_options(a), side),
 };
 

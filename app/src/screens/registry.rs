@@ -3,11 +3,13 @@
 //! [`GameEntry`] (`ENTRY`); adding a game means its core module, its screen module and one line
 //! in [`GAMES`].
 
+use super::session::Call;
 use crate::ctx::{Ctx, Sessions};
 use crate::store::{GameId, StoreError};
 use qiguan_core::GameKind;
 use qiguan_core::aeroplane::bot::Strength;
 use qiguan_ui::{NewGameAdapter, Screen};
+use slint::ComponentHandle;
 use std::any::Any;
 use std::rc::Rc;
 
@@ -26,6 +28,8 @@ pub(crate) struct GameEntry {
     pub review: fn(&Rc<Ctx>, GameId, bool),
     /// The stored game its screen holds, if any.
     pub shown: fn(&Ctx) -> Option<GameId>,
+    /// Draws its screen again (when it comes back into view).
+    pub refresh: fn(&Rc<Ctx>),
     /// Reloads the game on its screen if the sync worker changed one of these.
     pub reload_if_open: fn(&Rc<Ctx>, &[GameId]),
     /// Shows whether the game on its screen has reached the server (`online`, actions waiting).
@@ -35,6 +39,10 @@ pub(crate) struct GameEntry {
     /// What the New game screen chose, for a correspondence game this device creates in the
     /// seat `side` chose on the correspondence screen.
     pub online: fn(&NewGameAdapter<'_>, u8) -> OnlineChoice,
+    /// What the players ask through the `GameSession` global (draw, resign, review, hand-over)
+    /// while its screen shows. Games whose screens still keep those controls on their own
+    /// adapters (Xiangqi, Aeroplane chess) ignore it.
+    pub session_call: fn(&Rc<Ctx>, Call),
 }
 
 /// A correspondence game to create, as chosen on screen.
@@ -98,6 +106,14 @@ pub(crate) fn on_screen(screen: Screen) -> Option<&'static GameEntry> {
 /// The slots for every game screen's session.
 pub(crate) fn sessions() -> Sessions {
     Sessions::new(GAMES.iter().flat_map(|e| (e.sessions)()).collect())
+}
+
+/// Passes a call from the `GameSession` global to the game on screen.
+pub(crate) fn session_call(ctx: &Rc<Ctx>, call: Call) {
+    let screen = ctx.ui().global::<qiguan_ui::Nav>().get_screen();
+    if let Some(entry) = on_screen(screen) {
+        (entry.session_call)(ctx, call);
+    }
 }
 
 /// The kind of a stored game.

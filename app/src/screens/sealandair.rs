@@ -8,157 +8,134 @@
 //! the seat's actions (stored before they show as sent), and shows the server's answer. What
 //! this shares with Junqi's screen is in [`super::hidden`].
 
-use super::handler;
-use super::handler0;
-use super::hidden::{self, Seen, Source};
+use super::hidden::Source;
 use super::new_game::two_seats;
 use super::registry::{GameEntry, OnlineChoice};
+use super::session::{self, SecretGame, Session};
+use super::{handler, handler0};
 use crate::ctx::Ctx;
-use crate::ctx::Sessions;
-use crate::online::Command;
 use crate::random::random_seed;
-use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing};
+use crate::store::{GameId, Mode, NewGame, Standing};
 use qiguan_core::junqi::Side;
+use qiguan_core::sealandair::state::side_of;
 use qiguan_core::sealandair::{
     Deployment, Kind, Label, Layer, Move, Point, SeaLandAir, SeaLandAirEvent, SeaLandAirMove,
     SeaLandAirOptions, SeaLandAirView, SeenPiece, SeenPlay, bot, map,
 };
-use qiguan_core::{Action, Actor, AnyMatch, GameKind, Match, Outcome, Rules, Seat, ToAct, Viewer};
-use qiguan_ui::{NewGameAdapter, Screen, SlaAdapter, SlaCell};
-use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
+use qiguan_core::{Action, AnyMatch, GameKind, Match, Seat};
+use qiguan_ui::{GamePhase, NewGameAdapter, Screen, SlaAdapter, SlaCell};
+use slint::{ComponentHandle, ModelRc, VecModel};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// A Sea-land-air game on the screen.
-pub struct SlaSession {
-    id: GameId,
-    source: Source<SeaLandAir>,
-    players: [String; 2],
-    /// The seat the computer plays, if any.
-    computer: Option<Seat>,
-    remote: Option<RemoteGame>,
-    /// The seat whose view is on the screen.
-    viewer: Seat,
-    /// The hand-over screen is up: nothing of the board shows.
-    handover: bool,
-    selected: Option<Point>,
-    /// The viewer's deployment being arranged.
-    draft: Option<Deployment>,
-    /// In review: the number of actions shown.
-    review: Option<usize>,
-    /// The last action whose banner has been shown, and to which seat.
-    shown: RefCell<Option<(Seat, SeenPlay)>>,
+/// A Sea-land-air game on its screen.
+type SlaSession = Session<SeaLandAir>;
+
+/// Sea-land-air in the registry of games.
+pub(crate) const ENTRY: GameEntry =
+    session::entry::<SeaLandAir>(connect, start_chosen, |a, side| {
+        OnlineChoice::two_people(chosen_options(a), side)
+    });
+
+/// The Sea-land-air screen's own models.
+pub(crate) struct SlaBoard {
     cells: Rc<VecModel<SlaCell>>,
     /// The orientation the board paths were last drawn for.
     drawn_flipped: RefCell<Option<bool>>,
 }
 
-const fn side_of(seat: Seat) -> Side {
-    if seat.index() == 0 {
-        Side::South
-    } else {
-        Side::North
-    }
-}
+impl SecretGame for SeaLandAir {
+    type Point = Point;
+    type Draft = Deployment;
+    type Seen = SeenPlay;
+    type Board = SlaBoard;
+    const SCREEN: Screen = Screen::Sealandair;
 
-impl SlaSession {
-    fn local(&self) -> Option<&Match<SeaLandAir>> {
-        self.source.local()
-    }
-
-    fn seen(&self) -> Option<&Seen<SeaLandAir>> {
-        self.source.seen()
+    fn new_board() -> SlaBoard {
+        SlaBoard {
+            cells: Rc::new(VecModel::default()),
+            drawn_flipped: RefCell::new(None),
+        }
     }
 
-    fn options(&self) -> SeaLandAirOptions {
-        self.source.options()
-    }
-
-    fn view(&self) -> SeaLandAirView {
-        self.source.match_view(self.viewer).game
-    }
-
-    fn to_act(&self) -> ToAct {
-        self.source.to_act()
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.source.outcome()
-    }
-
-    fn version(&self) -> usize {
-        self.source.version()
-    }
-
-    fn deploying(&self) -> bool {
-        match &self.source {
+    fn deploying(source: &Source<SeaLandAir>) -> bool {
+        match source {
             Source::Local(game) => game.game().deploying(),
             Source::Remote(seen) => seen.view.game.deployed.iter().any(|d| !d),
         }
     }
 
-    /// The viewer's deployment waiting for the server, if any.
-    fn pending_deployment(&self) -> Option<Deployment> {
-        let seen = self.seen()?;
-        seen.pending
-            .iter()
-            .find_map(|a| a.strip_prefix("deploy:"))
-            .and_then(|text| Deployment::from_text(side_of(self.viewer), text).ok())
+    fn has_deployed(view: &SeaLandAirView, seat: Seat) -> bool {
+        view.deployed[seat.index()]
     }
 
-    fn legal(&self) -> Vec<Action<SeaLandAirMove>> {
-        self.source.legal(self.viewer)
+    /// Open mode has nothing left to hide once both have deployed.
+    fn has_secrets(s: &SlaSession) -> bool {
+        !s.options().open || s.deploying()
     }
 
-    fn legal_moves(&self) -> Vec<Move> {
-        self.legal()
-            .into_iter()
-            .filter_map(|a| match a {
-                Action::Play(SeaLandAirMove::Go(m)) => Some(m),
-                _ => None,
-            })
-            .collect()
+    fn deployment_of(_: &SlaSession, seat: Seat, mv: &SeaLandAirMove) -> Option<Deployment> {
+        let SeaLandAirMove::Deploy(text) = mv else {
+            return None;
+        };
+        Deployment::from_text(side_of(seat), text).ok()
     }
 
-    /// The seat this device always shows: the person's against the computer, its own in a
-    /// correspondence game; none in pass-and-play.
-    fn fixed_seat(&self) -> Option<Seat> {
-        self.computer
-            .map(|bot| bot.next(2))
-            .or_else(|| self.remote.as_ref().and_then(|r| Seat::new(r.seat)))
+    fn first_draft(_: &SlaSession, seat: Seat) -> Option<Deployment> {
+        Some(Deployment::sensible(side_of(seat), random_seed()))
     }
 
-    /// North at the bottom when North is looking.
-    fn flipped(&self) -> bool {
-        side_of(self.viewer) == Side::North
+    fn seat_colour(_: &SlaSession, seat: Seat) -> i32 {
+        side_of(seat) as i32
+    }
+
+    fn computer_accepts_draw(view: &SeaLandAirView, seat: Seat) -> bool {
+        bot::accepts_draw(view, seat)
+    }
+
+    fn computer_move(
+        view: &SeaLandAirView,
+        seat: Seat,
+        _: &SeaLandAirOptions,
+    ) -> Option<SeaLandAirMove> {
+        bot::choose(view, seat, random_seed())
+    }
+
+    fn refresh_board(ctx: &Rc<Ctx>, s: &SlaSession) {
+        refresh_board(ctx, s);
     }
 }
 
-/// Sea-land-air in the registry of games.
-pub(crate) const ENTRY: GameEntry = GameEntry {
-    kind: GameKind::SeaLandAir,
-    screen: Screen::Sealandair,
-    connect,
-    sessions: || vec![Sessions::slot::<SlaSession>()],
-    open,
-    review: |ctx, id, _| open(ctx, id),
-    shown: |ctx| slot(ctx).borrow().as_ref().map(|s| s.id),
-    reload_if_open,
-    set_sync_status,
-    start: start_chosen,
-    online: |a, side| OnlineChoice::two_people(chosen_options(a), side),
-};
+/// The viewer's moves on the board now (not deployments).
+fn go_moves(s: &SlaSession) -> Vec<Move> {
+    s.legal_moves()
+        .into_iter()
+        .filter_map(|m| match m {
+            SeaLandAirMove::Go(m) => Some(m),
+            _ => None,
+        })
+        .collect()
+}
+
+/// North at the bottom when North is looking.
+fn flipped(s: &SlaSession) -> bool {
+    side_of(s.viewer) == Side::North
+}
+
+/// The Sea-land-air session slot in the context.
+fn slot(ctx: &Ctx) -> &RefCell<Option<SlaSession>> {
+    session::slot::<SeaLandAir>(ctx)
+}
+
+/// Pushes the session to the screen.
+fn refresh(ctx: &Rc<Ctx>) {
+    session::refresh::<SeaLandAir>(ctx);
+}
 
 pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<SlaAdapter>();
     a.on_cell_clicked(handler(ctx, |ctx, i: i32| cell_clicked(ctx, i)));
-    a.on_handover_done(handler0(ctx, |ctx| {
-        if let Some(s) = slot(ctx).borrow_mut().as_mut() {
-            s.handover = false;
-        }
-        refresh(ctx);
-    }));
     a.on_deploy_random(handler0(ctx, |ctx| {
         if let Some(s) = slot(ctx).borrow_mut().as_mut()
             && s.draft.is_some()
@@ -172,55 +149,12 @@ pub fn connect(ctx: &Rc<Ctx>) {
         let chosen = slot(ctx).borrow().as_ref().and_then(|s| {
             let d = s.draft.as_ref()?;
             d.validate().ok()?;
-            Some((s.viewer, SeaLandAirMove::Deploy(d.to_text())))
+            Some(SeaLandAirMove::Deploy(d.to_text()))
         });
-        if let Some((seat, mv)) = chosen {
-            act(ctx, Actor::Seat(seat), Action::Play(mv));
+        if let Some(mv) = chosen {
+            session::viewer_acts::<SeaLandAir>(ctx, Action::Play(mv));
         }
     }));
-    a.on_resign(handler0(ctx, |ctx| viewer_acts(ctx, Action::Resign)));
-    a.on_offer_draw(handler0(ctx, |ctx| viewer_acts(ctx, Action::OfferDraw)));
-    a.on_answer_draw(handler(ctx, |ctx, accept: bool| {
-        viewer_acts(
-            ctx,
-            if accept {
-                Action::AcceptDraw
-            } else {
-                Action::DeclineDraw
-            },
-        )
-    }));
-    a.on_review(handler0(ctx, |ctx| {
-        if let Some(s) = slot(ctx).borrow_mut().as_mut()
-            && s.local().is_some()
-        {
-            s.review = Some(s.version());
-            s.selected = None;
-        }
-        refresh(ctx);
-    }));
-    a.on_review_step(handler(ctx, |ctx, step: i32| {
-        if let Some(s) = slot(ctx).borrow_mut().as_mut()
-            && let Some(at) = s.review
-        {
-            let next = at as i64 + step as i64;
-            s.review = Some(next.clamp(0, s.version() as i64) as usize);
-        }
-        refresh(ctx);
-    }));
-    a.on_new_game(handler0(ctx, |ctx| {
-        ctx.ui().global::<SlaAdapter>().set_show_end_dialog(false);
-        ctx.reset_to(Screen::Home);
-        super::new_game::open(ctx, GameKind::SeaLandAir);
-    }));
-}
-
-/// The viewer resigns, offers a draw or answers one.
-fn viewer_acts(ctx: &Rc<Ctx>, action: Action<SeaLandAirMove>) {
-    let seat = slot(ctx).borrow().as_ref().map(|s| s.viewer);
-    if let Some(seat) = seat {
-        act(ctx, Actor::Seat(seat), action);
-    }
 }
 
 /// Starts a new game on this device: stores it, lets the computer deploy, and opens it.
@@ -241,7 +175,7 @@ pub fn start(
         .with_store(|store| store.create_game_with(&new, &[], &standing, now))
         .map_err(|e| e.to_string())?;
     ctx.reset_to(Screen::Home);
-    open(ctx, id);
+    session::open::<SeaLandAir>(ctx, id);
     Ok(id)
 }
 
@@ -259,214 +193,6 @@ fn start_chosen(ctx: &Rc<Ctx>, a: &NewGameAdapter<'_>) {
     if let Err(e) = start(ctx, &chosen_options(a), players, computer) {
         super::show_error(ctx, &e);
     }
-}
-
-/// Loads a stored game and shows it, behind the hand-over screen.
-pub fn open(ctx: &Rc<Ctx>, id: GameId) {
-    match load(ctx, id) {
-        Ok(mut session) => {
-            run_computer(ctx, &mut session);
-            settle_viewer(&mut session, true);
-            let online = session.remote.is_some();
-            *slot(ctx).borrow_mut() = Some(session);
-            let ui = ctx.ui();
-            let a = ui.global::<SlaAdapter>();
-            a.set_show_end_dialog(false);
-            a.set_confirm_resign(false);
-            a.set_sync_status("".into());
-            refresh(ctx);
-            ctx.go(Screen::Sealandair);
-            if online {
-                ctx.send(Command::Watch(Some(id)));
-                ctx.send(Command::Flush);
-            }
-        }
-        Err(e) => super::show_error(ctx, &e),
-    }
-}
-
-fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<SlaSession, String> {
-    let loaded = hidden::load::<SeaLandAir>(ctx, id)?;
-    Ok(SlaSession {
-        id,
-        source: loaded.source,
-        players: loaded.players,
-        computer: loaded.computer,
-        remote: loaded.remote,
-        viewer: loaded.viewer,
-        handover: false,
-        selected: None,
-        draft: None,
-        review: None,
-        shown: RefCell::new(None),
-        cells: Rc::new(VecModel::default()),
-        drawn_flipped: RefCell::new(None),
-    })
-}
-
-/// Reloads the open game if the sync worker changed it, keeping a deployment being arranged.
-pub fn reload_if_open(ctx: &Rc<Ctx>, ids: &[GameId]) {
-    let Some(id) = slot(ctx).borrow().as_ref().map(|s| s.id) else {
-        return;
-    };
-    if !ids.contains(&id) || ctx.ui().global::<qiguan_ui::Nav>().get_screen() != Screen::Sealandair
-    {
-        return;
-    }
-    let (was_over, draft, selected, shown) = match slot(ctx).borrow_mut().as_mut() {
-        Some(s) => (
-            s.outcome().is_some(),
-            s.draft.take(),
-            s.selected,
-            s.shown.take(),
-        ),
-        None => return,
-    };
-    match load(ctx, id) {
-        Ok(mut session) => {
-            session.shown = RefCell::new(shown);
-            session.draft = draft;
-            session.selected = selected;
-            settle_viewer(&mut session, false);
-            let over = session.outcome().is_some();
-            *slot(ctx).borrow_mut() = Some(session);
-            if over && !was_over {
-                ctx.ui().global::<SlaAdapter>().set_show_end_dialog(true);
-            }
-            refresh(ctx);
-        }
-        Err(e) => super::show_error(ctx, &e),
-    }
-}
-
-/// Shows whether the open correspondence game's actions have reached the server.
-pub fn set_sync_status(ctx: &Rc<Ctx>, online: bool, pending: usize) {
-    if slot(ctx)
-        .borrow()
-        .as_ref()
-        .is_none_or(|s| s.remote.is_none())
-    {
-        return;
-    }
-    ctx.ui()
-        .global::<SlaAdapter>()
-        .set_sync_status(hidden::sync_line(online, pending).into());
-}
-
-/// Picks whose view shows and raises the hand-over screen when the view passes to the other
-/// player (unless open mode has nothing left to hide).
-fn settle_viewer(s: &mut SlaSession, opening: bool) {
-    if s.outcome().is_some() {
-        s.draft = None;
-        return;
-    }
-    let fixed = s.fixed_seat();
-    let next = match (fixed, s.to_act()) {
-        (Some(seat), _) => seat,
-        (None, ToAct::Seat(seat)) => seat,
-        (None, ToAct::Seats(list)) => list.first().copied().unwrap_or(s.viewer),
-        (None, _) => s.viewer,
-    };
-    let changed = next != s.viewer;
-    s.viewer = next;
-    let secrets = !s.options().open || s.deploying();
-    if fixed.is_none() && secrets && (changed || opening) {
-        s.handover = true;
-    }
-    if changed {
-        s.selected = None;
-        s.draft = None;
-    }
-    let deployed = s.view().deployed[next.index()] || s.pending_deployment().is_some();
-    if !s.deploying() || deployed {
-        s.draft = None;
-    } else if s.draft.is_none() {
-        s.draft = Some(Deployment::sensible(side_of(next), random_seed()));
-    }
-}
-
-/// Lets the computer act for as long as it is due, storing each action: it answers a draw
-/// offer (accepting only when it has fewer pieces), then deploys or moves.
-fn run_computer(ctx: &Rc<Ctx>, s: &mut SlaSession) {
-    let Some(bot_seat) = s.computer else { return };
-    for _ in 0..4 {
-        let Some(game) = s.local() else { return };
-        let actor = Actor::Seat(bot_seat);
-        let view = game.game().view(Viewer::Seat(bot_seat));
-        let answerable = game.legal_actions(actor).contains(&Action::AcceptDraw);
-        let action = if answerable {
-            if bot::accepts_draw(&view, bot_seat) {
-                Action::AcceptDraw
-            } else {
-                Action::DeclineDraw
-            }
-        } else {
-            if !game.to_act().includes(actor) {
-                return;
-            }
-            match bot::choose(&view, bot_seat, random_seed()) {
-                Some(mv) => Action::Play(mv),
-                None => return,
-            }
-        };
-        if let Err(e) = store_and_apply(ctx, s, actor, &action) {
-            super::show_error(ctx, &e);
-            return;
-        }
-    }
-}
-
-/// Stores and applies an action of a game on this device.
-fn store_and_apply(
-    ctx: &Rc<Ctx>,
-    s: &mut SlaSession,
-    actor: Actor,
-    action: &Action<SeaLandAirMove>,
-) -> Result<(), String> {
-    hidden::store_and_apply(ctx, s.id, &mut s.source, actor, action)?;
-    s.selected = None;
-    Ok(())
-}
-
-/// Queues a correspondence game's action for the server (stored before it shows as sent).
-fn queue_remote(
-    ctx: &Rc<Ctx>,
-    s: &mut SlaSession,
-    action: &Action<SeaLandAirMove>,
-) -> Result<(), String> {
-    hidden::queue_remote(ctx, s.id, &mut s.source, action)?;
-    s.selected = None;
-    s.draft = None;
-    Ok(())
-}
-
-/// A player's action: stored, then the computer's answer, then shown.
-fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<SeaLandAirMove>) {
-    let Some(mut s) = slot(ctx).borrow_mut().take() else {
-        return;
-    };
-    let remote = s.seen().is_some();
-    let result = if remote {
-        queue_remote(ctx, &mut s, &action)
-    } else {
-        store_and_apply(ctx, &mut s, actor, &action)
-    };
-    if result.is_ok() {
-        run_computer(ctx, &mut s);
-        settle_viewer(&mut s, false);
-    }
-    let over = s.outcome().is_some();
-    *slot(ctx).borrow_mut() = Some(s);
-    match result {
-        Err(e) => super::show_error(ctx, &e),
-        Ok(()) if over => ctx.ui().global::<SlaAdapter>().set_show_end_dialog(true),
-        Ok(()) if remote => ctx
-            .ui()
-            .global::<SlaAdapter>()
-            .set_sync_status("sending".into()),
-        Ok(()) => {}
-    }
-    refresh(ctx);
 }
 
 fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
@@ -493,7 +219,7 @@ fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
             }
             None
         } else {
-            let legal = s.legal_moves();
+            let legal = go_moves(s);
             match s.selected {
                 Some(from) if from == p => {
                     s.selected = None;
@@ -514,12 +240,7 @@ fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
         }
     };
     match chosen {
-        Some(mv) => {
-            let seat = slot(ctx).borrow().as_ref().map(|s| s.viewer);
-            if let Some(seat) = seat {
-                act(ctx, Actor::Seat(seat), Action::Play(SeaLandAirMove::Go(mv)));
-            }
-        }
+        Some(mv) => session::viewer_acts::<SeaLandAir>(ctx, Action::Play(SeaLandAirMove::Go(mv))),
         None => refresh(ctx),
     }
 }
@@ -529,60 +250,34 @@ fn same_place(a: Point, b: Point) -> bool {
     a.layer() == b.layer()
 }
 
-/// Pushes the session to the screen.
-pub fn refresh(ctx: &Rc<Ctx>) {
-    let guard = slot(ctx).borrow();
-    let Some(s) = guard.as_ref() else { return };
+/// Draws Sea-land-air's own part of the screen: the board in the viewer's orientation, the
+/// banner, the selected piece and the deployment check (the session's part is drawn by
+/// [`session::refresh`]).
+fn refresh_board(ctx: &Rc<Ctx>, s: &SlaSession) {
     let ui = ctx.ui();
     let a = ui.global::<SlaAdapter>();
     let options = s.options();
-    let outcome = s.outcome();
-    let over = outcome.is_some();
     let view = s.view();
-    let flipped = s.flipped();
-    if *s.drawn_flipped.borrow() != Some(flipped) {
+    let flipped = flipped(s);
+    if *s.board.drawn_flipped.borrow() != Some(flipped) {
         draw_paths(&a, flipped);
-        *s.drawn_flipped.borrow_mut() = Some(flipped);
+        *s.board.drawn_flipped.borrow_mut() = Some(flipped);
     }
-    let phase = if s.handover {
-        "handover"
-    } else if s.review.is_some() {
-        "review"
-    } else if over {
-        "over"
-    } else if s.draft.is_some() {
-        "deploy"
-    } else {
-        "play"
-    };
     let cells = match (s.review, s.local()) {
         (Some(at), Some(game)) => review_cells(game, at, flipped),
         _ if s.handover => base_cells(flipped),
         _ => view_cells(s, &view, flipped),
     };
-    crate::board_view::sync(&s.cells, cells);
-    a.set_cells(ModelRc::from(s.cells.clone()));
-    a.set_phase(phase.into());
-    a.set_viewer(s.viewer.index() as i32);
-    a.set_to_move(match s.to_act() {
-        ToAct::Seat(seat) => seat.index() as i32,
-        _ => -1,
-    });
+    crate::board_view::sync(&s.board.cells, cells);
+    a.set_cells(ModelRc::from(s.board.cells.clone()));
     a.set_bottom_seat(s.viewer.index() as i32);
-    a.set_names(ModelRc::new(VecModel::from(
-        s.players
-            .iter()
-            .map(|n| SharedString::from(n.as_str()))
-            .collect::<Vec<_>>(),
-    )));
-    a.set_computer(ModelRc::new(VecModel::from(vec![
-        s.computer == Some(Seat::FIRST),
-        s.computer == Some(Seat::SECOND),
-    ])));
     a.set_quiet_left(options.quiet_plies as i32 - view.quiet_plies as i32);
-    a.set_result(super::result_code(outcome.as_ref().map(|o| &o.result)).into());
-    a.set_reason(outcome.map(|o| o.reason.as_str()).unwrap_or("").into());
-    set_banner(&a, s, &view, matches!(phase, "play" | "over"));
+    set_banner(
+        &a,
+        s,
+        &view,
+        matches!(s.phase(), GamePhase::Play | GamePhase::Over),
+    );
     a.set_flag_misplaced(
         s.draft
             .as_ref()
@@ -592,50 +287,27 @@ pub fn refresh(ctx: &Rc<Ctx>) {
             .unwrap_or_default()
             .into(),
     );
-    let (sel_piece, sel_moves, sel_strikes) = match (s.selected, s.draft.is_none()) {
-        (Some(from), true) => {
-            let moves: Vec<Move> = s
-                .legal_moves()
-                .into_iter()
-                .filter(|m| m.from == from)
-                .collect();
-            let piece = view
-                .pieces
-                .iter()
-                .find(|p| p.at == from.to_string())
-                .and_then(|p| p.kind)
-                .map(Kind::chinese)
-                .unwrap_or("");
-            let strikes = moves.iter().filter(|m| m.remote).count();
-            (piece, (moves.len() - strikes) as i32, strikes as i32)
-        }
-        _ => ("", 0, 0),
-    };
+    let (sel_piece, sel_moves, sel_strikes) = selected_piece(s, &view);
     a.set_sel_piece(sel_piece.into());
     a.set_sel_moves(sel_moves);
     a.set_sel_strikes(sel_strikes);
-    a.set_review_ply(s.review.unwrap_or(0) as i32);
-    a.set_review_plies(s.version() as i32);
-    let legal = if over { Vec::new() } else { s.legal() };
-    a.set_can_offer_draw(legal.contains(&Action::OfferDraw));
-    a.set_can_answer_draw(legal.contains(&Action::AcceptDraw));
-    a.set_can_resign(legal.contains(&Action::Resign));
-    let pending_offer = s.source.offer_pending();
-    a.set_draw_offered_by(match s.source.draw_offer() {
-        Some(offer) => offer.by.index() as i32,
-        None if pending_offer => s.viewer.index() as i32,
-        None => -1,
-    });
-    a.set_online(s.remote.is_some());
-    let deployed_first = s.deploying() && s.draft.is_none();
-    a.set_waiting(hidden::waiting(&s.source, s.remote.as_ref(), s.viewer, deployed_first).into());
-    a.set_invite(
-        s.remote
-            .as_ref()
-            .and_then(|r| r.invite_code.clone())
-            .unwrap_or_default()
-            .into(),
-    );
+}
+
+/// What the selected piece is, how many moves it has and how many attacks from afar.
+fn selected_piece(s: &SlaSession, view: &SeaLandAirView) -> (&'static str, i32, i32) {
+    let (Some(from), true) = (s.selected, s.draft.is_none()) else {
+        return ("", 0, 0);
+    };
+    let moves: Vec<Move> = go_moves(s).into_iter().filter(|m| m.from == from).collect();
+    let piece = view
+        .pieces
+        .iter()
+        .find(|p| p.at == from.to_string())
+        .and_then(|p| p.kind)
+        .map(Kind::chinese)
+        .unwrap_or("");
+    let strikes = moves.iter().filter(|m| m.remote).count();
+    (piece, (moves.len() - strikes) as i32, strikes as i32)
 }
 
 /// The last fight, as far as the viewer may know it, and what its recon just saw.
@@ -815,7 +487,7 @@ fn view_cells(s: &SlaSession, view: &SeaLandAirView, flipped: bool) -> Vec<SlaCe
     }
     if let Some(from) = s.selected {
         cells[from.index()].selected = true;
-        for m in s.legal_moves().into_iter().filter(|m| m.from == from) {
+        for m in go_moves(s).into_iter().filter(|m| m.from == from) {
             if m.remote {
                 cells[m.to.index()].strike = true;
             } else {
@@ -993,9 +665,4 @@ fn draw_paths(a: &SlaAdapter<'_>, flipped: bool) {
     a.set_arrow_heads(heads.join(" ").into());
     a.set_flipped(flipped);
     a.set_sea_x(if flipped { 2.5 } else { 12.5 });
-}
-
-/// The SlaSession slot in the context.
-fn slot(ctx: &Ctx) -> &RefCell<Option<SlaSession>> {
-    ctx.session()
 }

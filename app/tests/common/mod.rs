@@ -6,14 +6,23 @@
 use i_slint_backend_testing::{ElementHandle, TestingBackend, TestingBackendOptions};
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{
-    GameRow, HistoryAdapter, HomeAdapter, JunqiAdapter, Nav, OnlineAdapter, PlayAdapter,
-    ReplayAdapter, Screen, SettingsAdapter,
+    GameOutcome, GamePhase, GameRow, GameSession, HistoryAdapter, HomeAdapter, JunqiAdapter, Nav,
+    OnlineAdapter, PlayAdapter, ReplayAdapter, ResultKind, Screen, SettingsAdapter, Waiting,
 };
 use qiguan_app::{App, AppOptions};
 use slint::ComponentHandle;
 use slint::Model;
 use std::path::Path;
 use std::time::{Duration, Instant};
+
+/// A game's result as short text for assertions: `win:0`, `win:1`, `draw`, or empty.
+pub fn result_code(outcome: &GameOutcome) -> String {
+    match outcome.kind {
+        ResultKind::Win => format!("win:{}", outcome.winner),
+        ResultKind::Draw => "draw".into(),
+        ResultKind::Unfinished => String::new(),
+    }
+}
 
 /// Installs the testing platform for this thread, with a real software rasterizer so that
 /// snapshots work. Safe to call more than once per thread.
@@ -170,6 +179,7 @@ pub fn junqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     let ui = app.window();
     let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
     let j = ui.global::<JunqiAdapter>();
+    let gs = ui.global::<GameSession>();
     ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
     ng.set_junqi_mode(0);
     ng.set_opponent(0);
@@ -178,7 +188,7 @@ pub fn junqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     visit(app, "junqi-new-game");
     ng.invoke_start();
     visit(app, "junqi-handover");
-    j.invoke_handover_done();
+    gs.invoke_handover_done();
     jq_tap(app, &["c1"]);
     visit(app, "junqi-deploy");
     jq_tap(app, &["c1"]);
@@ -186,12 +196,12 @@ pub fn junqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     visit(app, "junqi-layouts");
     j.set_show_layouts(false);
     j.invoke_deploy_ready();
-    j.invoke_handover_done();
+    gs.invoke_handover_done();
     j.invoke_deploy_ready();
-    j.invoke_handover_done();
+    gs.invoke_handover_done();
     // Red's major takes Blue's captain; Blue sees only that the attacker won.
     jq_tap(app, &["e5", "e6"]);
-    j.invoke_handover_done();
+    gs.invoke_handover_done();
     visit(app, "junqi-battle");
     jq_tap(app, &["d6"]);
     visit(app, "junqi-play");
@@ -284,12 +294,12 @@ pub fn sla_tap(app: &App, points: &[&str]) {
 /// says so or the game ends; `limit` moves at most. Hand-over screens are passed.
 pub fn sla_drive(app: &App, dir: &Path, limit: usize, mut stop: impl FnMut(&App) -> bool) {
     use qiguan_core::sealandair::{SeaLandAirMove, bot};
-    let a = app.window().global::<qiguan_app::ui::SlaAdapter>();
+    let gs = app.window().global::<GameSession>();
     for n in 0..limit {
-        if a.get_phase() == "handover" {
-            a.invoke_handover_done();
+        if gs.get_phase() == GamePhase::Handover {
+            gs.invoke_handover_done();
         }
-        if stop(app) || a.get_phase() != "play" {
+        if stop(app) || gs.get_phase() != GamePhase::Play {
             return;
         }
         // The seat's own view, as the store's record replays it.
@@ -297,7 +307,7 @@ pub fn sla_drive(app: &App, dir: &Path, limit: usize, mut stop: impl FnMut(&App)
         let record = store.load(id).expect("the game loads").record;
         let game = qiguan_core::Match::<qiguan_core::sealandair::SeaLandAir>::from_record(&record)
             .expect("the record replays");
-        let seat = qiguan_core::Seat::new(a.get_viewer() as u8).expect("a seat");
+        let seat = qiguan_core::Seat::new(gs.get_viewer() as u8).expect("a seat");
         let view = game.view(qiguan_core::Viewer::Seat(seat)).game;
         match bot::choose(&view, seat, n as u64) {
             Some(SeaLandAirMove::Go(m)) => {
@@ -315,6 +325,7 @@ pub fn sealandair_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     let ui = app.window();
     let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
     let a = ui.global::<qiguan_app::ui::SlaAdapter>();
+    let gs = ui.global::<GameSession>();
     ui.global::<HomeAdapter>()
         .invoke_new_game("sea-land-air".into());
     ng.set_opponent(0);
@@ -323,14 +334,14 @@ pub fn sealandair_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     visit(app, "sealandair-new-game");
     ng.invoke_start();
     visit(app, "sealandair-handover");
-    a.invoke_handover_done();
+    gs.invoke_handover_done();
     sla_tap(app, &["c3"]);
     visit(app, "sealandair-deploy");
     sla_tap(app, &["c3"]);
     a.invoke_deploy_ready();
-    a.invoke_handover_done();
+    gs.invoke_handover_done();
     a.invoke_deploy_ready();
-    a.invoke_handover_done();
+    gs.invoke_handover_done();
     // Red's fighter picked up: where it may fly and strike.
     let fighter = (0..99)
         .map(|i| qiguan_core::sealandair::Point::from_index(i).expect("a point"))
@@ -372,9 +383,9 @@ pub fn sealandair_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     }
     sla_drive(app, &data, 600, |_| false);
     visit(app, "sealandair-end");
-    a.set_show_end_dialog(false);
-    a.invoke_review();
-    a.invoke_review_step(-60);
+    gs.set_show_end_dialog(false);
+    gs.invoke_review();
+    gs.invoke_review_step(-60);
     visit(app, "sealandair-review");
     ui.global::<Nav>().invoke_back();
     ng.set_opponent(0);
@@ -481,13 +492,18 @@ pub fn junqi_online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
 
     o.invoke_open(id);
     let j = ui.global::<JunqiAdapter>();
-    until(app, Duration::from_secs(5), || j.get_waiting() == "");
+    let gs = ui.global::<GameSession>();
+    until(app, Duration::from_secs(5), || {
+        gs.get_waiting() == Waiting::Nothing
+    });
     j.invoke_deploy_ready();
     until(app, Duration::from_secs(5), || {
-        j.get_phase() == "play" && j.get_waiting() == ""
+        gs.get_phase() == GamePhase::Play && gs.get_waiting() == Waiting::Nothing
     });
     jq_tap(app, &["e5", "e6"]);
-    until(app, Duration::from_secs(5), || j.get_waiting() == "turn");
+    until(app, Duration::from_secs(5), || {
+        gs.get_waiting() == Waiting::Turn
+    });
     visit(app, "junqi-online-waiting");
 
     rt.block_on(opponent.refresh(theirs)).expect("refreshed");
@@ -505,7 +521,7 @@ pub fn junqi_online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     opponent.play(theirs, &mv).expect("moved");
     rt.block_on(opponent.flush()).expect("sent");
     until(app, Duration::from_secs(5), || {
-        j.get_draw_offered_by() == 1 && j.get_to_move() == 0
+        gs.get_draw_offered_by() == 1 && gs.get_to_move() == 0
     });
     j.set_banner_visible(false);
     visit(app, "junqi-online-draw-offer");
