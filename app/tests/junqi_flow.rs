@@ -9,7 +9,7 @@ mod common;
 use common::{jq_tap, point, result_code, start, stored_actions};
 use qiguan_app::settings::Language;
 use qiguan_app::store::Store;
-use qiguan_app::ui::{GamePhase, GameSession};
+use qiguan_app::ui::{Battle, BattleBanner, GamePhase, GameSession};
 use qiguan_app::ui::{HomeAdapter, JunqiAdapter, NewGameAdapter};
 use slint::{ComponentHandle, Model};
 
@@ -148,15 +148,16 @@ fn referee_pass_and_play_hides_each_seat_from_the_other() {
     assert!(seen(&app).is_empty());
     gs.invoke_handover_done();
     assert_eq!(gs.get_viewer(), 1);
-    assert_eq!(j.get_battle(), "won");
-    assert_eq!(j.get_battle_at(), "e6");
+    let banner = app.window().global::<BattleBanner>();
+    assert_eq!(banner.get_battle(), Battle::Won);
+    assert_eq!(banner.get_at(), "e6");
     assert_eq!(
-        j.get_battle_attacker(),
+        banner.get_attacker(),
         "?",
         "Blue does not learn what attacked"
     );
-    assert_eq!(j.get_battle_defender(), "连长");
-    assert!(j.get_banner_visible());
+    assert_eq!(banner.get_defender(), "连长");
+    assert!(banner.get_visible());
     let red = names_of(&app, "Red");
     assert_eq!(red.len(), 25);
     assert!(red.iter().all(|d| d.contains("unknown piece")), "{red:?}");

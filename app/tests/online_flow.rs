@@ -8,7 +8,7 @@ use common::{all, click, one, point, press, result_code, server, start, targets,
 use qiguan_app::settings::Language;
 use qiguan_app::store::GameId;
 use qiguan_app::sync::Correspondence;
-use qiguan_app::ui::{GamePhase, GameSession, Waiting};
+use qiguan_app::ui::{BattleBanner, GamePhase, GameSession, Waiting};
 use qiguan_app::ui::{Nav, OnlineAdapter, PlayAdapter, Screen, SettingsAdapter};
 use slint::ComponentHandle;
 use std::time::Duration;
@@ -212,9 +212,10 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
     until(&app, Duration::from_secs(5), || {
         gs.get_waiting() == Waiting::Turn && online.get_pending() == 0
     });
-    assert_eq!(j.get_battle_at(), "e6");
-    assert_eq!(j.get_battle_attacker(), "营长", "Red knows its own piece");
-    assert_eq!(j.get_battle_defender(), "?", "but not Blue's");
+    let banner = app.window().global::<BattleBanner>();
+    assert_eq!(banner.get_at(), "e6");
+    assert_eq!(banner.get_attacker(), "营长", "Red knows its own piece");
+    assert_eq!(banner.get_defender(), "?", "but not Blue's");
     // Blue's move arrives.
     rt.block_on(opponent.refresh(theirs)).unwrap();
     let legal = opponent.seat_view(theirs).unwrap().unwrap().legal_actions;

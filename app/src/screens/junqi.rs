@@ -10,20 +10,18 @@
 //! secrets ([`super::session`]); this module brings Junqi's board, deployment and computer.
 
 use super::hidden::Source;
-use super::new_game::two_seats;
-use super::registry::{GameEntry, OnlineChoice};
-use super::session::{self, SecretGame, Session};
+use super::registry::GameEntry;
+use super::session::{self, BannerUi, SecretGame, Session};
 use super::{handler, handler0};
 use crate::ctx::Ctx;
-use crate::random::{os_pick, random_seed};
-use crate::store::{GameId, Mode, NewGame, Standing};
+use crate::random::random_seed;
 use qiguan_core::junqi::bot;
 use qiguan_core::junqi::{
     Deployment, FlipColours, Junqi, JunqiEvent, JunqiMove, JunqiOptions, JunqiView, Point, Rank,
     SeenPlay, Side, Visibility, graph,
 };
-use qiguan_core::{Action, AnyMatch, GameKind, Match, Seat};
-use qiguan_ui::{DeployIssue, GamePhase, JunqiAdapter, JunqiCell, NewGameAdapter, Screen};
+use qiguan_core::{Match, Seat};
+use qiguan_ui::{Battle, DeployIssue, JunqiAdapter, JunqiCell, NewGameAdapter, Screen};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -35,9 +33,7 @@ const LAYOUT_KEY: &str = "junqi-layout:";
 type JunqiSession = Session<Junqi>;
 
 /// Junqi in the registry of games.
-pub(crate) const ENTRY: GameEntry = session::entry::<Junqi>(connect, start_chosen, |a, side| {
-    OnlineChoice::two_people(chosen_options(a), side)
-});
+pub(crate) const ENTRY: GameEntry = session::entry::<Junqi>(connect);
 
 /// The Junqi screen's own models.
 pub(crate) struct JunqiBoard {
@@ -54,6 +50,82 @@ impl SecretGame for Junqi {
     fn new_board() -> JunqiBoard {
         JunqiBoard {
             cells: Rc::new(VecModel::default()),
+        }
+    }
+
+    fn chosen_options(a: &NewGameAdapter<'_>) -> JunqiOptions {
+        JunqiOptions {
+            visibility: match a.get_junqi_mode() {
+                1 => Visibility::Open,
+                2 => Visibility::Flip,
+                _ => Visibility::Referee,
+            },
+            landmine_stays: a.get_landmine_stays(),
+            camps_safe: a.get_camps_safe(),
+            bombs_enter_headquarters: a.get_bombs_enter_hq(),
+            quiet_plies: None,
+            flip_colours: if a.get_two_in_a_row() {
+                FlipColours::TwoInARow
+            } else {
+                FlipColours::FirstTurn
+            },
+            headquarters_locked: a.get_hq_locked(),
+            landmines_attackable: a.get_landmines_attackable(),
+        }
+    }
+
+    fn draft_has(draft: &Deployment, p: Point) -> bool {
+        draft.pieces.iter().any(|(at, _)| *at == p)
+    }
+
+    /// Any two of a seat's pieces swap.
+    fn swap(d: &mut Deployment, a: Point, b: Point) -> bool {
+        let rank_at =
+            |d: &Deployment, p: Point| d.pieces.iter().find(|(q, _)| *q == p).map(|x| x.1);
+        let (Some(ra), Some(rb)) = (rank_at(d, a), rank_at(d, b)) else {
+            return false;
+        };
+        for (p, rank) in &mut d.pieces {
+            if *p == a {
+                *rank = rb;
+            } else if *p == b {
+                *rank = ra;
+            }
+        }
+        true
+    }
+
+    fn deploy_move(draft: &Deployment) -> Option<JunqiMove> {
+        draft.validate().ok()?;
+        Some(JunqiMove::Deploy(draft.to_text()))
+    }
+
+    fn point(index: i32) -> Option<Point> {
+        usize::try_from(index).ok().and_then(Point::from_index)
+    }
+
+    fn tap_play(s: &mut Session<Junqi>, p: Point) -> Option<JunqiMove> {
+        let legal = s.legal_moves();
+        match s.selected {
+            Some(from) if from == p => {
+                s.selected = None;
+                None
+            }
+            Some(from)
+                if legal
+                    .iter()
+                    .any(|m| matches!(m, JunqiMove::Go(g) if g.from == from && g.to == p)) =>
+            {
+                Some(JunqiMove::Go(qiguan_core::junqi::Move { from, to: p }))
+            }
+            _ if legal.contains(&JunqiMove::Flip(p)) => Some(JunqiMove::Flip(p)),
+            _ => {
+                let movable = legal
+                    .iter()
+                    .any(|m| matches!(m, JunqiMove::Go(g) if g.from == p));
+                s.selected = movable.then_some(p);
+                None
+            }
         }
     }
 
@@ -111,8 +183,16 @@ impl SecretGame for Junqi {
         bot::choose(view, seat, options, random_seed())
     }
 
-    fn refresh_board(ctx: &Rc<Ctx>, s: &JunqiSession) {
-        refresh_board(ctx, s);
+    fn last_play(view: &JunqiView) -> Option<SeenPlay> {
+        view.last.clone()
+    }
+
+    fn banner(_: &JunqiSession, view: &JunqiView) -> BannerUi {
+        banner(view)
+    }
+
+    fn refresh_board(ctx: &Rc<Ctx>, s: &JunqiSession, view: &JunqiView) {
+        refresh_board(ctx, s, view);
     }
 }
 
@@ -147,7 +227,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
     a.set_road_path(road_path().into());
     a.set_rail_path(rail_path(false).into());
     a.set_rail_dashes(rail_path(true).into());
-    a.on_cell_clicked(handler(ctx, |ctx, i: i32| cell_clicked(ctx, i)));
+    a.on_cell_clicked(handler(ctx, session::tap::<Junqi>));
     a.on_deploy_random(handler0(ctx, |ctx| {
         set_draft(ctx, |side| Some(Deployment::random(side, random_seed())));
     }));
@@ -175,147 +255,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
         }
         refresh(ctx);
     }));
-    a.on_deploy_ready(handler0(ctx, |ctx| {
-        let chosen = slot(ctx).borrow().as_ref().and_then(|s| {
-            let d = s.draft.as_ref()?;
-            d.validate().ok()?;
-            Some(JunqiMove::Deploy(d.to_text()))
-        });
-        if let Some(mv) = chosen {
-            session::viewer_acts::<Junqi>(ctx, Action::Play(mv));
-        }
-    }));
-}
-
-/// Starts a new Junqi game: stores it, deals (flip mode), lets the computer deploy, and opens
-/// it.
-pub fn start(
-    ctx: &Rc<Ctx>,
-    options: &JunqiOptions,
-    players: Vec<String>,
-    computer: Option<Seat>,
-) -> Result<GameId, String> {
-    let mut game: Match<Junqi> = Match::new(options, None).map_err(|e| e.to_string())?;
-    // This device is the authority: it deals with the operating system's randomness.
-    let dealt = game
-        .resolve_chance(&mut os_pick)
-        .map_err(|e| e.to_string())?;
-    let mode = computer.map_or(Mode::PassAndPlay, |s| Mode::Computer(s.index() as u8));
-    let any = AnyMatch::Junqi(game.clone());
-    let mut new = NewGame::from_match(&any, mode, players);
-    new.kind = GameKind::Junqi;
-    let standing = Standing::new(&dealt, game.outcome());
-    let now = ctx.now();
-    let id = ctx
-        .with_store(|store| store.create_game_with(&new, &dealt, &standing, now))
-        .map_err(|e| e.to_string())?;
-    ctx.reset_to(Screen::Home);
-    session::open::<Junqi>(ctx, id);
-    Ok(id)
-}
-
-/// Returns the Junqi options chosen on the screen.
-fn chosen_options(a: &NewGameAdapter<'_>) -> JunqiOptions {
-    JunqiOptions {
-        visibility: match a.get_junqi_mode() {
-            1 => Visibility::Open,
-            2 => Visibility::Flip,
-            _ => Visibility::Referee,
-        },
-        landmine_stays: a.get_landmine_stays(),
-        camps_safe: a.get_camps_safe(),
-        bombs_enter_headquarters: a.get_bombs_enter_hq(),
-        quiet_plies: None,
-        flip_colours: if a.get_two_in_a_row() {
-            FlipColours::TwoInARow
-        } else {
-            FlipColours::FirstTurn
-        },
-        headquarters_locked: a.get_hq_locked(),
-        landmines_attackable: a.get_landmines_attackable(),
-    }
-}
-
-/// Starts the game New game chose.
-fn start_chosen(ctx: &Rc<Ctx>, a: &NewGameAdapter<'_>) {
-    let options = chosen_options(a);
-    let (players, computer) = two_seats(a);
-    if let Err(e) = start(ctx, &options, players, computer) {
-        super::show_error(ctx, &e);
-    }
-}
-
-fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
-    let Some(p) = usize::try_from(index).ok().and_then(Point::from_index) else {
-        return;
-    };
-    let chosen = {
-        let mut guard = slot(ctx).borrow_mut();
-        let Some(s) = guard.as_mut() else { return };
-        if s.handover || s.review.is_some() || s.outcome().is_some() {
-            return;
-        }
-        if let Some(draft) = s.draft.as_mut() {
-            // Deployment: tap two of your pieces to swap them.
-            let has = |d: &Deployment, q: Point| d.pieces.iter().any(|(at, _)| *at == q);
-            if !has(draft, p) {
-                s.selected = None;
-            } else {
-                match s.selected {
-                    Some(first) if first == p => s.selected = None,
-                    Some(first) => {
-                        swap(draft, first, p);
-                        s.selected = None;
-                    }
-                    None => s.selected = Some(p),
-                }
-            }
-            None
-        } else {
-            let legal = s.legal_moves();
-            match s.selected {
-                Some(from) if from == p => {
-                    s.selected = None;
-                    None
-                }
-                Some(from)
-                    if legal
-                        .iter()
-                        .any(|m| matches!(m, JunqiMove::Go(g) if g.from == from && g.to == p)) =>
-                {
-                    Some(JunqiMove::Go(qiguan_core::junqi::Move { from, to: p }))
-                }
-                _ if legal.contains(&JunqiMove::Flip(p)) => Some(JunqiMove::Flip(p)),
-                _ => {
-                    let movable = legal
-                        .iter()
-                        .any(|m| matches!(m, JunqiMove::Go(g) if g.from == p));
-                    s.selected = movable.then_some(p);
-                    None
-                }
-            }
-        }
-    };
-    match chosen {
-        Some(mv) => {
-            session::viewer_acts::<Junqi>(ctx, Action::Play(mv));
-        }
-        None => refresh(ctx),
-    }
-}
-
-fn swap(d: &mut Deployment, a: Point, b: Point) {
-    let rank_at = |d: &Deployment, p: Point| d.pieces.iter().find(|(q, _)| *q == p).map(|x| x.1);
-    let (Some(ra), Some(rb)) = (rank_at(d, a), rank_at(d, b)) else {
-        return;
-    };
-    for (p, rank) in &mut d.pieces {
-        if *p == a {
-            *rank = rb;
-        } else if *p == b {
-            *rank = ra;
-        }
-    }
+    a.on_deploy_ready(handler0(ctx, session::deploy_ready::<Junqi>));
 }
 
 /// Replaces the viewer's draft deployment.
@@ -356,16 +296,14 @@ fn save_layout(ctx: &Rc<Ctx>) {
 
 /// Draws Junqi's own part of the screen: the board, the mode, the battle banner and the
 /// deployment controls (the session's part is drawn by [`session::refresh`]).
-fn refresh_board(ctx: &Rc<Ctx>, s: &JunqiSession) {
+fn refresh_board(ctx: &Rc<Ctx>, s: &JunqiSession, view: &JunqiView) {
     let options = s.options();
-    let view = s.view();
-    let phase = s.phase();
     let cells = match (s.review, s.local()) {
         (Some(at), Some(game)) => review_cells(game, at),
         _ if s.handover => hidden_cells(),
-        _ => view_cells(s, &view),
+        _ => view_cells(s, view),
     };
-    super::super::board_view::sync(&s.board.cells, cells);
+    crate::board_view::sync(&s.board.cells, cells);
 
     let ui = ctx.ui();
     let a = ui.global::<JunqiAdapter>();
@@ -384,12 +322,6 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &JunqiSession) {
     let bottom = if north { Side::North } else { Side::South };
     a.set_bottom_seat(s.seat_of_side(bottom).unwrap_or(s.viewer).index() as i32);
     a.set_quiet_left(options.quiet_limit() as i32 - view.quiet_plies as i32);
-    set_banner(
-        &a,
-        s,
-        &view,
-        matches!(phase, GamePhase::Play | GamePhase::Over),
-    );
     let issues: Vec<DeployIssue> = s
         .draft
         .as_ref()
@@ -426,72 +358,53 @@ fn issue(p: &qiguan_core::junqi::DeployProblem) -> Option<DeployIssue> {
     })
 }
 
-/// The last battle or flip, as far as the viewer may know it. The banner shows whenever it
-/// differs from the last one shown to this viewer (a new action, or the other player's view of
-/// it after a hand-over).
-fn set_banner(a: &JunqiAdapter<'_>, s: &JunqiSession, view: &JunqiView, may_show: bool) {
-    let mut battle = "";
-    let mut at = String::new();
-    let mut attacker = String::new();
-    let mut defender = String::new();
-    let mut attacker_colour = -1;
-    let mut flipped = String::new();
-    let mut flipped_colour = -1;
+/// The last battle or flip, as far as the viewer may know it.
+fn banner(view: &JunqiView) -> BannerUi {
     let name = |piece: &Option<qiguan_core::junqi::SeenPiece>| -> String {
         match piece {
             Some(p) => p.rank.map_or_else(|| "?".into(), |r| r.chinese().into()),
             None => String::new(),
         }
     };
-    let last = view.last.as_ref().filter(|_| s.review.is_none());
-    if let Some(last) = last {
-        match &last.event {
-            JunqiEvent::Battle {
-                mv,
-                attacker_removed,
-                defender_removed,
-                ..
-            } => {
-                let flag = last
-                    .defender
-                    .as_ref()
-                    .is_some_and(|d| d.rank == Some(Rank::Flag))
-                    && !attacker_removed
-                    && *defender_removed;
-                battle = match (flag, attacker_removed, defender_removed) {
-                    (true, _, _) => "flag",
-                    (_, true, true) => "both",
-                    (_, false, true) => "won",
-                    _ => "lost",
-                };
-                at = mv
+    let Some(last) = &view.last else {
+        return BannerUi::default();
+    };
+    match &last.event {
+        JunqiEvent::Battle {
+            mv,
+            attacker_removed,
+            defender_removed,
+            ..
+        } => {
+            let flag = last
+                .defender
+                .as_ref()
+                .is_some_and(|d| d.rank == Some(Rank::Flag))
+                && !attacker_removed
+                && *defender_removed;
+            BannerUi {
+                battle: match (flag, attacker_removed, defender_removed) {
+                    (true, _, _) => Battle::Flag,
+                    (_, true, true) => Battle::Both,
+                    (_, false, true) => Battle::Won,
+                    _ => Battle::Lost,
+                },
+                at: mv
                     .parse::<qiguan_core::junqi::Move>()
                     .map(|m| m.to.to_string())
-                    .unwrap_or_default();
-                attacker = name(&last.mover);
-                defender = name(&last.defender);
-                attacker_colour = last.mover.as_ref().map_or(-1, |p| p.side as i32);
+                    .unwrap_or_default(),
+                attacker: name(&last.mover),
+                defender: name(&last.defender),
+                attacker_colour: last.mover.as_ref().map_or(-1, |p| p.side as i32),
+                ..BannerUi::default()
             }
-            JunqiEvent::Flipped { side, rank, .. } => {
-                flipped = rank.chinese().into();
-                flipped_colour = *side as i32;
-            }
-            _ => {}
         }
-    }
-    a.set_battle(battle.into());
-    a.set_battle_at(at.into());
-    a.set_battle_attacker(attacker.into());
-    a.set_battle_defender(defender.into());
-    a.set_battle_attacker_colour(attacker_colour);
-    a.set_flipped_piece(flipped.into());
-    a.set_flipped_colour(flipped_colour);
-    if may_show && let Some(last) = last {
-        let key = (s.viewer, last.clone());
-        if s.shown.borrow().as_ref() != Some(&key) {
-            *s.shown.borrow_mut() = Some(key);
-            a.set_banner_visible(true);
-        }
+        JunqiEvent::Flipped { side, rank, .. } => BannerUi {
+            turned_up: rank.chinese().into(),
+            turned_up_colour: *side as i32,
+            ..BannerUi::default()
+        },
+        _ => BannerUi::default(),
     }
 }
 
@@ -533,6 +446,23 @@ fn view_cells(s: &JunqiSession, view: &JunqiView) -> Vec<JunqiCell> {
             }
         }
     }
+    mark_last(&mut cells, view);
+    // A move or flip on its way to the server: its points stay marked until the answer.
+    for action in s.source.pending() {
+        match action.parse::<JunqiMove>() {
+            Ok(JunqiMove::Go(m)) => {
+                cells[m.from.index()].selected = true;
+                cells[m.to.index()].target = true;
+            }
+            Ok(JunqiMove::Flip(p)) => cells[p.index()].selected = true,
+            _ => {}
+        }
+    }
+    cells
+}
+
+/// Marks the last move (and the point of its battle) or the last flip.
+fn mark_last(cells: &mut [JunqiCell], view: &JunqiView) {
     if let Some(last) = &view.last {
         match &last.event {
             JunqiEvent::Moved { mv } | JunqiEvent::Battle { mv, .. } => {
@@ -552,18 +482,6 @@ fn view_cells(s: &JunqiSession, view: &JunqiView) -> Vec<JunqiCell> {
             _ => {}
         }
     }
-    // A move or flip on its way to the server: its points stay marked until the answer.
-    for action in s.source.pending() {
-        match action.parse::<JunqiMove>() {
-            Ok(JunqiMove::Go(m)) => {
-                cells[m.from.index()].selected = true;
-                cells[m.to.index()].target = true;
-            }
-            Ok(JunqiMove::Flip(p)) => cells[p.index()].selected = true,
-            _ => {}
-        }
-    }
-    cells
 }
 
 fn base_cell(p: Point) -> JunqiCell {

@@ -9,21 +9,19 @@
 //! this shares with Junqi's screen is in [`super::hidden`].
 
 use super::hidden::Source;
-use super::new_game::two_seats;
-use super::registry::{GameEntry, OnlineChoice};
-use super::session::{self, SecretGame, Session};
+use super::registry::GameEntry;
+use super::session::{self, BannerUi, SecretGame, Session};
 use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::random::random_seed;
-use crate::store::{GameId, Mode, NewGame, Standing};
 use qiguan_core::junqi::Side;
 use qiguan_core::sealandair::state::side_of;
 use qiguan_core::sealandair::{
     Deployment, Kind, Label, Layer, Move, Point, SeaLandAir, SeaLandAirEvent, SeaLandAirMove,
     SeaLandAirOptions, SeaLandAirView, SeenPiece, SeenPlay, bot, map,
 };
-use qiguan_core::{Action, AnyMatch, GameKind, Match, Seat};
-use qiguan_ui::{GamePhase, NewGameAdapter, Screen, SlaAdapter, SlaCell};
+use qiguan_core::{Match, Seat};
+use qiguan_ui::{Battle, NewGameAdapter, Screen, SlaAdapter, SlaCell};
 use slint::{ComponentHandle, ModelRc, VecModel};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -32,10 +30,7 @@ use std::rc::Rc;
 type SlaSession = Session<SeaLandAir>;
 
 /// Sea-land-air in the registry of games.
-pub(crate) const ENTRY: GameEntry =
-    session::entry::<SeaLandAir>(connect, start_chosen, |a, side| {
-        OnlineChoice::two_people(chosen_options(a), side)
-    });
+pub(crate) const ENTRY: GameEntry = session::entry::<SeaLandAir>(connect);
 
 /// The Sea-land-air screen's own models.
 pub(crate) struct SlaBoard {
@@ -55,6 +50,56 @@ impl SecretGame for SeaLandAir {
         SlaBoard {
             cells: Rc::new(VecModel::default()),
             drawn_flipped: RefCell::new(None),
+        }
+    }
+
+    fn chosen_options(a: &NewGameAdapter<'_>) -> SeaLandAirOptions {
+        SeaLandAirOptions {
+            open: a.get_sla_open(),
+            ..SeaLandAirOptions::default()
+        }
+    }
+
+    fn draft_has(draft: &Deployment, p: Point) -> bool {
+        draft.kind_at(p).is_some()
+    }
+
+    /// Land swaps with land, ships with ships, planes with planes.
+    fn swap(draft: &mut Deployment, a: Point, b: Point) -> bool {
+        if !same_place(a, b) {
+            return false;
+        }
+        draft.swap(a, b);
+        true
+    }
+
+    fn deploy_move(draft: &Deployment) -> Option<SeaLandAirMove> {
+        draft.validate().ok()?;
+        Some(SeaLandAirMove::Deploy(draft.to_text()))
+    }
+
+    fn point(index: i32) -> Option<Point> {
+        usize::try_from(index).ok().and_then(Point::from_index)
+    }
+
+    fn tap_play(s: &mut Session<SeaLandAir>, p: Point) -> Option<SeaLandAirMove> {
+        let legal = go_moves(s);
+        match s.selected {
+            Some(from) if from == p => {
+                s.selected = None;
+                None
+            }
+            Some(from) => match legal.iter().find(|m| m.from == from && m.to == p) {
+                Some(m) => Some(SeaLandAirMove::Go(*m)),
+                None => {
+                    s.selected = legal.iter().any(|m| m.from == p).then_some(p);
+                    None
+                }
+            },
+            None => {
+                s.selected = legal.iter().any(|m| m.from == p).then_some(p);
+                None
+            }
         }
     }
 
@@ -101,8 +146,16 @@ impl SecretGame for SeaLandAir {
         bot::choose(view, seat, random_seed())
     }
 
-    fn refresh_board(ctx: &Rc<Ctx>, s: &SlaSession) {
-        refresh_board(ctx, s);
+    fn last_play(view: &SeaLandAirView) -> Option<SeenPlay> {
+        view.last.clone()
+    }
+
+    fn banner(s: &SlaSession, view: &SeaLandAirView) -> BannerUi {
+        banner(s, view)
+    }
+
+    fn refresh_board(ctx: &Rc<Ctx>, s: &SlaSession, view: &SeaLandAirView) {
+        refresh_board(ctx, s, view);
     }
 }
 
@@ -135,7 +188,7 @@ fn refresh(ctx: &Rc<Ctx>) {
 pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<SlaAdapter>();
-    a.on_cell_clicked(handler(ctx, |ctx, i: i32| cell_clicked(ctx, i)));
+    a.on_cell_clicked(handler(ctx, session::tap::<SeaLandAir>));
     a.on_deploy_random(handler0(ctx, |ctx| {
         if let Some(s) = slot(ctx).borrow_mut().as_mut()
             && s.draft.is_some()
@@ -145,104 +198,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
         }
         refresh(ctx);
     }));
-    a.on_deploy_ready(handler0(ctx, |ctx| {
-        let chosen = slot(ctx).borrow().as_ref().and_then(|s| {
-            let d = s.draft.as_ref()?;
-            d.validate().ok()?;
-            Some(SeaLandAirMove::Deploy(d.to_text()))
-        });
-        if let Some(mv) = chosen {
-            session::viewer_acts::<SeaLandAir>(ctx, Action::Play(mv));
-        }
-    }));
-}
-
-/// Starts a new game on this device: stores it, lets the computer deploy, and opens it.
-pub fn start(
-    ctx: &Rc<Ctx>,
-    options: &SeaLandAirOptions,
-    players: Vec<String>,
-    computer: Option<Seat>,
-) -> Result<GameId, String> {
-    let game: Match<SeaLandAir> = Match::new(options, None).map_err(|e| e.to_string())?;
-    let mode = computer.map_or(Mode::PassAndPlay, |s| Mode::Computer(s.index() as u8));
-    let any = AnyMatch::SeaLandAir(game.clone());
-    let mut new = NewGame::from_match(&any, mode, players);
-    new.kind = GameKind::SeaLandAir;
-    let standing = Standing::new(&[], game.outcome());
-    let now = ctx.now();
-    let id = ctx
-        .with_store(|store| store.create_game_with(&new, &[], &standing, now))
-        .map_err(|e| e.to_string())?;
-    ctx.reset_to(Screen::Home);
-    session::open::<SeaLandAir>(ctx, id);
-    Ok(id)
-}
-
-/// Returns the Sea-land-air options chosen on the screen.
-fn chosen_options(a: &NewGameAdapter<'_>) -> SeaLandAirOptions {
-    SeaLandAirOptions {
-        open: a.get_sla_open(),
-        ..SeaLandAirOptions::default()
-    }
-}
-
-/// Starts the game New game chose.
-fn start_chosen(ctx: &Rc<Ctx>, a: &NewGameAdapter<'_>) {
-    let (players, computer) = two_seats(a);
-    if let Err(e) = start(ctx, &chosen_options(a), players, computer) {
-        super::show_error(ctx, &e);
-    }
-}
-
-fn cell_clicked(ctx: &Rc<Ctx>, index: i32) {
-    let Some(p) = usize::try_from(index).ok().and_then(Point::from_index) else {
-        return;
-    };
-    let chosen = {
-        let mut guard = slot(ctx).borrow_mut();
-        let Some(s) = guard.as_mut() else { return };
-        if s.handover || s.review.is_some() || s.outcome().is_some() {
-            return;
-        }
-        if let Some(draft) = s.draft.as_mut() {
-            // Deployment: tap two of your pieces of one kind of place to swap them.
-            let has = draft.kind_at(p).is_some();
-            match s.selected {
-                _ if !has => s.selected = None,
-                Some(first) if first == p => s.selected = None,
-                Some(first) if same_place(first, p) => {
-                    draft.swap(first, p);
-                    s.selected = None;
-                }
-                _ => s.selected = Some(p),
-            }
-            None
-        } else {
-            let legal = go_moves(s);
-            match s.selected {
-                Some(from) if from == p => {
-                    s.selected = None;
-                    None
-                }
-                Some(from) => match legal.iter().find(|m| m.from == from && m.to == p) {
-                    Some(m) => Some(*m),
-                    None => {
-                        s.selected = legal.iter().any(|m| m.from == p).then_some(p);
-                        None
-                    }
-                },
-                None => {
-                    s.selected = legal.iter().any(|m| m.from == p).then_some(p);
-                    None
-                }
-            }
-        }
-    };
-    match chosen {
-        Some(mv) => session::viewer_acts::<SeaLandAir>(ctx, Action::Play(SeaLandAirMove::Go(mv))),
-        None => refresh(ctx),
-    }
+    a.on_deploy_ready(handler0(ctx, session::deploy_ready::<SeaLandAir>));
 }
 
 /// Two placement points of the same kind of place (land, sea, airport).
@@ -253,11 +209,10 @@ fn same_place(a: Point, b: Point) -> bool {
 /// Draws Sea-land-air's own part of the screen: the board in the viewer's orientation, the
 /// banner, the selected piece and the deployment check (the session's part is drawn by
 /// [`session::refresh`]).
-fn refresh_board(ctx: &Rc<Ctx>, s: &SlaSession) {
+fn refresh_board(ctx: &Rc<Ctx>, s: &SlaSession, view: &SeaLandAirView) {
     let ui = ctx.ui();
     let a = ui.global::<SlaAdapter>();
     let options = s.options();
-    let view = s.view();
     let flipped = flipped(s);
     if *s.board.drawn_flipped.borrow() != Some(flipped) {
         draw_paths(&a, flipped);
@@ -266,18 +221,12 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &SlaSession) {
     let cells = match (s.review, s.local()) {
         (Some(at), Some(game)) => review_cells(game, at, flipped),
         _ if s.handover => base_cells(flipped),
-        _ => view_cells(s, &view, flipped),
+        _ => view_cells(s, view, flipped),
     };
     crate::board_view::sync(&s.board.cells, cells);
     a.set_cells(ModelRc::from(s.board.cells.clone()));
     a.set_bottom_seat(s.viewer.index() as i32);
     a.set_quiet_left(options.quiet_plies as i32 - view.quiet_plies as i32);
-    set_banner(
-        &a,
-        s,
-        &view,
-        matches!(s.phase(), GamePhase::Play | GamePhase::Over),
-    );
     a.set_flag_misplaced(
         s.draft
             .as_ref()
@@ -287,7 +236,7 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &SlaSession) {
             .unwrap_or_default()
             .into(),
     );
-    let (sel_piece, sel_moves, sel_strikes) = selected_piece(s, &view);
+    let (sel_piece, sel_moves, sel_strikes) = selected_piece(s, view);
     a.set_sel_piece(sel_piece.into());
     a.set_sel_moves(sel_moves);
     a.set_sel_strikes(sel_strikes);
@@ -310,104 +259,103 @@ fn selected_piece(s: &SlaSession, view: &SeaLandAirView) -> (&'static str, i32, 
     (piece, (moves.len() - strikes) as i32, strikes as i32)
 }
 
-/// The last fight, as far as the viewer may know it, and what its recon just saw.
-fn set_banner(a: &SlaAdapter<'_>, s: &SlaSession, view: &SeaLandAirView, may_show: bool) {
-    let mut battle = "";
-    let mut at = String::new();
-    let mut attacker = String::new();
-    let mut defender = String::new();
-    let mut attacker_colour = -1;
+/// The last fight or retreat, as far as the viewer may know it, and what the viewer's recon
+/// plane revealed on its flight.
+fn banner(s: &SlaSession, view: &SeaLandAirView) -> BannerUi {
     let name = |piece: &Option<SeenPiece>| -> String {
         match piece {
             Some(p) => p.kind.map_or_else(|| "?".into(), |k| k.short().into()),
             None => String::new(),
         }
     };
-    let last = view.last.as_ref().filter(|_| s.review.is_none());
-    if let Some(last) = last {
-        match &last.event {
-            SeaLandAirEvent::Battle {
-                mv,
-                attacker_removed,
-                defender_removed,
-                sent_home,
-                ..
-            } => {
-                let flag = last
-                    .defender
-                    .as_ref()
-                    .is_some_and(|d| d.kind == Some(Kind::Flag))
-                    && *defender_removed;
-                battle = match (
-                    flag,
-                    sent_home.is_some(),
-                    attacker_removed,
-                    defender_removed,
-                ) {
-                    (true, ..) => "flag",
-                    (_, true, ..) => "home",
-                    (_, _, true, true) => "both",
-                    (_, _, false, true) => "won",
-                    (_, _, true, false) => "lost",
-                    (_, _, false, false) => "nothing",
-                };
-                at = mv
-                    .parse::<Move>()
-                    .map(|m| m.to.to_string())
-                    .unwrap_or_default();
-                attacker = name(&last.mover);
-                defender = name(&last.defender);
-                attacker_colour = last.mover.as_ref().map_or(-1, |p| p.side as i32);
-            }
-            SeaLandAirEvent::Retreated { mv, shot_down } => {
-                battle = if *shot_down { "shot-down" } else { "retreat" };
-                at = mv
-                    .parse::<Move>()
-                    .map(|m| m.to.to_string())
-                    .unwrap_or_default();
-            }
-            _ => {}
-        }
-    }
-    a.set_battle(battle.into());
-    a.set_battle_at(at.into());
-    a.set_battle_attacker(attacker.into());
-    a.set_battle_defender(defender.into());
-    a.set_battle_attacker_colour(attacker_colour);
-    a.set_spotted(0);
-    if may_show && let Some(last) = last {
-        let key = (s.viewer, last.clone());
-        if s.shown.borrow().as_ref() != Some(&key) {
-            *s.shown.borrow_mut() = Some(key);
-            // The viewer's own recon flight: how many pieces it revealed.
-            let mine = last
-                .mover
+    let Some(last) = &view.last else {
+        return BannerUi::default();
+    };
+    let to = |mv: &str| {
+        mv.parse::<Move>()
+            .map(|m| m.to.to_string())
+            .unwrap_or_default()
+    };
+    let mut banner = match &last.event {
+        SeaLandAirEvent::Battle {
+            mv,
+            attacker_removed,
+            defender_removed,
+            sent_home,
+            ..
+        } => {
+            let flag = last
+                .defender
                 .as_ref()
-                .is_some_and(|m| m.side == side_of(s.viewer) && m.kind == Some(Kind::Recon));
-            if mine
-                && let SeaLandAirEvent::Moved { mv }
-                | SeaLandAirEvent::Battle { mv, .. }
-                | SeaLandAirEvent::Retreated { mv, .. } = &last.event
-                && let Ok(m) = mv.parse::<Move>()
-            {
-                // The flight's path: the board as it stood before the flight (the recon back
-                // where it took off), since a retreat takes the first line clear to its route.
-                let mut path = view.board();
-                let recon = path.get(m.to);
-                path.set(m.to, None);
-                path.set(m.from, recon);
-                let over = path.flown_over(m.from, m.to);
-                let seen = view
-                    .pieces
-                    .iter()
-                    .filter(|p| p.side != side_of(s.viewer) && p.kind.is_some())
-                    .filter(|p| p.at.parse::<Point>().is_ok_and(|q| over.contains(&q)))
-                    .count();
-                a.set_spotted(seen as i32);
+                .is_some_and(|d| d.kind == Some(Kind::Flag))
+                && *defender_removed;
+            let battle = match (flag, sent_home.is_some()) {
+                (true, _) => Battle::Flag,
+                (_, true) => Battle::Home,
+                _ => outcome(*attacker_removed, *defender_removed),
+            };
+            BannerUi {
+                battle,
+                at: to(mv),
+                attacker: name(&last.mover),
+                defender: name(&last.defender),
+                attacker_colour: last.mover.as_ref().map_or(-1, |p| p.side as i32),
+                ..BannerUi::default()
             }
-            a.set_banner_visible(!battle.is_empty() || a.get_spotted() > 0);
         }
+        SeaLandAirEvent::Retreated { mv, shot_down } => BannerUi {
+            battle: if *shot_down {
+                Battle::ShotDown
+            } else {
+                Battle::Retreat
+            },
+            at: to(mv),
+            ..BannerUi::default()
+        },
+        _ => BannerUi::default(),
+    };
+    banner.spotted = spotted(s, view, last) as i32;
+    banner
+}
+
+/// A fight by which pieces it removed.
+fn outcome(attacker_removed: bool, defender_removed: bool) -> Battle {
+    match (attacker_removed, defender_removed) {
+        (true, true) => Battle::Both,
+        (false, true) => Battle::Won,
+        (true, false) => Battle::Lost,
+        (false, false) => Battle::NoEffect,
     }
+}
+
+/// How many opposing pieces the viewer's own recon plane revealed on the flight `last`.
+fn spotted(s: &SlaSession, view: &SeaLandAirView, last: &SeenPlay) -> usize {
+    let mine = last
+        .mover
+        .as_ref()
+        .is_some_and(|m| m.side == side_of(s.viewer) && m.kind == Some(Kind::Recon));
+    let (SeaLandAirEvent::Moved { mv }
+    | SeaLandAirEvent::Battle { mv, .. }
+    | SeaLandAirEvent::Retreated { mv, .. }) = &last.event
+    else {
+        return 0;
+    };
+    let Ok(m) = mv.parse::<Move>() else { return 0 };
+    if !mine {
+        return 0;
+    }
+    // The flight's path: the board as it stood before the flight (the recon back where it
+    // took off), since a retreat takes the first line clear to its route.
+    let mut path = view.board();
+    let recon = path.get(m.to);
+    path.set(m.to, None);
+    path.set(m.from, recon);
+    let over = path.flown_over(m.from, m.to);
+    view.pieces
+        .iter()
+        .filter(|p| p.side != side_of(s.viewer) && p.kind.is_some())
+        .filter(|p| p.at.parse::<Point>().is_ok_and(|q| over.contains(&q)))
+        .count()
 }
 
 /// Board units for a point: positions turned for a North viewer, 1.5 units of margin.
@@ -581,28 +529,7 @@ fn shifted(a: (f32, f32), b: (f32, f32), d: f32) -> ((f32, f32), (f32, f32)) {
 fn draw_paths(a: &SlaAdapter<'_>, flipped: bool) {
     let m = map();
     let at = |p: Point| xy(p, flipped);
-    let mut roads = Vec::new();
-    let mut rails = Vec::new();
-    let mut rail_dashes = Vec::new();
-    let mut sea = Vec::new();
-    for p in Point::all() {
-        for l in m.land.links(p.index()).iter().filter(|l| l.to > p.index()) {
-            let Some(q) = Point::from_index(l.to) else {
-                continue;
-            };
-            if l.rail {
-                rails.push(segment(at(p), at(q)));
-                rail_dashes.extend(dashes(at(p), at(q), 0.4, 0.8));
-            } else {
-                roads.push(segment(at(p), at(q)));
-            }
-        }
-        for l in m.sea.links(p.index()).iter().filter(|l| l.to > p.index()) {
-            if let Some(q) = Point::from_index(l.to) {
-                sea.push(segment(at(p), at(q)));
-            }
-        }
-    }
+    let links = link_paths(&at);
     let mut landings = Vec::new();
     for &(port, land) in &m.landings {
         for d in [-0.14, 0.14] {
@@ -610,18 +537,79 @@ fn draw_paths(a: &SlaAdapter<'_>, flipped: bool) {
             landings.push(segment(x, y));
         }
     }
-    let mut flights = Vec::new();
-    for line in &m.flights {
-        for pair in line.windows(2) {
-            flights.extend(dashes(at(pair[0]), at(pair[1]), 0.1, 0.35));
+    let (arrows, heads) = arrow_paths(&at);
+    let y = xy(Point::BRIDGE, flipped).1;
+    a.set_line_path(segment((0.3, y), (18.7, y)).into());
+    a.set_road_path(links.roads.join(" ").into());
+    a.set_rail_path(links.rails.join(" ").into());
+    a.set_rail_dashes(links.rail_dashes.join(" ").into());
+    a.set_sea_path(links.sea.join(" ").into());
+    a.set_landing_path(landings.join(" ").into());
+    a.set_flight_path(dashed(&m.flights, &at, 0.1, 0.35).into());
+    a.set_route_path(dashed(&m.routes, &at, 0.7, 1.2).into());
+    a.set_arrow_path(arrows.join(" ").into());
+    a.set_arrow_heads(heads.join(" ").into());
+    a.set_flipped(flipped);
+    a.set_sea_x(if flipped { 2.5 } else { 12.5 });
+}
+
+/// The land and sea links as path commands: roads, railways (with their white dashes) and
+/// sea lanes.
+struct LinkPaths {
+    roads: Vec<String>,
+    rails: Vec<String>,
+    rail_dashes: Vec<String>,
+    sea: Vec<String>,
+}
+
+fn link_paths(at: &impl Fn(Point) -> (f32, f32)) -> LinkPaths {
+    let m = map();
+    let mut paths = LinkPaths {
+        roads: Vec::new(),
+        rails: Vec::new(),
+        rail_dashes: Vec::new(),
+        sea: Vec::new(),
+    };
+    for p in Point::all() {
+        for l in m.land.links(p.index()).iter().filter(|l| l.to > p.index()) {
+            let Some(q) = Point::from_index(l.to) else {
+                continue;
+            };
+            if l.rail {
+                paths.rails.push(segment(at(p), at(q)));
+                paths.rail_dashes.extend(dashes(at(p), at(q), 0.4, 0.8));
+            } else {
+                paths.roads.push(segment(at(p), at(q)));
+            }
+        }
+        for l in m.sea.links(p.index()).iter().filter(|l| l.to > p.index()) {
+            if let Some(q) = Point::from_index(l.to) {
+                paths.sea.push(segment(at(p), at(q)));
+            }
         }
     }
-    let mut routes = Vec::new();
-    for route in &m.routes {
-        for pair in route.windows(2) {
-            routes.extend(dashes(at(pair[0]), at(pair[1]), 0.7, 1.2));
+    paths
+}
+
+/// Polylines (flight lines, retreat routes) drawn dashed.
+fn dashed<L: AsRef<[Point]>>(
+    lines: &[L],
+    at: &impl Fn(Point) -> (f32, f32),
+    on: f32,
+    every: f32,
+) -> String {
+    let mut out = Vec::new();
+    for line in lines {
+        for pair in line.as_ref().windows(2) {
+            out.extend(dashes(at(pair[0]), at(pair[1]), on, every));
         }
     }
+    out.join(" ")
+}
+
+/// The fire arrows: their shafts, and their heads (both ends of a two-way arrow).
+fn arrow_paths(at: &impl Fn(Point) -> (f32, f32)) -> (Vec<String>, Vec<String>) {
+    let m = map();
     let mut arrows = Vec::new();
     let mut heads = Vec::new();
     for &(tail, head) in &m.arrows {
@@ -635,34 +623,24 @@ fn draw_paths(a: &SlaAdapter<'_>, flipped: bool) {
         let t = (t.0 + ux * 0.6, t.1 + uy * 0.6);
         let h = (h.0 - ux * 0.6, h.1 - uy * 0.6);
         arrows.push(segment(t, h));
-        let mut tip = |tip: (f32, f32), dx: f32, dy: f32| {
-            let base = (tip.0 - dx * 0.45, tip.1 - dy * 0.45);
-            heads.push(format!(
-                "M {:.3} {:.3} L {:.3} {:.3} L {:.3} {:.3} Z",
-                tip.0,
-                tip.1,
-                base.0 - dy * 0.22,
-                base.1 + dx * 0.22,
-                base.0 + dy * 0.22,
-                base.1 - dx * 0.22
-            ));
-        };
-        tip(h, ux, uy);
+        heads.push(arrow_head(h, ux, uy));
         if back {
-            tip(t, -ux, -uy);
+            heads.push(arrow_head(t, -ux, -uy));
         }
     }
-    let y = xy(Point::BRIDGE, flipped).1;
-    a.set_line_path(segment((0.3, y), (18.7, y)).into());
-    a.set_road_path(roads.join(" ").into());
-    a.set_rail_path(rails.join(" ").into());
-    a.set_rail_dashes(rail_dashes.join(" ").into());
-    a.set_sea_path(sea.join(" ").into());
-    a.set_landing_path(landings.join(" ").into());
-    a.set_flight_path(flights.join(" ").into());
-    a.set_route_path(routes.join(" ").into());
-    a.set_arrow_path(arrows.join(" ").into());
-    a.set_arrow_heads(heads.join(" ").into());
-    a.set_flipped(flipped);
-    a.set_sea_x(if flipped { 2.5 } else { 12.5 });
+    (arrows, heads)
+}
+
+/// A filled triangle with its tip at `tip`, pointing along (dx, dy).
+fn arrow_head(tip: (f32, f32), dx: f32, dy: f32) -> String {
+    let base = (tip.0 - dx * 0.45, tip.1 - dy * 0.45);
+    format!(
+        "M {:.3} {:.3} L {:.3} {:.3} L {:.3} {:.3} Z",
+        tip.0,
+        tip.1,
+        base.0 - dy * 0.22,
+        base.1 + dx * 0.22,
+        base.0 + dy * 0.22,
+        base.1 - dx * 0.22
+    )
 }

@@ -11,12 +11,14 @@ use super::hidden::{self, Seen, Source};
 use super::registry::{GameEntry, OnlineChoice};
 use crate::ctx::{Ctx, Sessions};
 use crate::online::Command;
-use crate::store::{GameId, RemoteGame};
+use crate::random::os_pick;
+use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing};
 use qiguan_core::{
     Action, Actor, GameResult, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
 };
 use qiguan_ui::{
-    GameOutcome, GamePhase, GameSession, NewGameAdapter, ResultKind, Screen, SyncLine, Waiting,
+    Battle, BattleBanner, GameOutcome, GamePhase, GameSession, NewGameAdapter, ResultKind, Screen,
+    SyncLine, Waiting,
 };
 use serde::de::DeserializeOwned;
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
@@ -37,6 +39,18 @@ pub(crate) trait SecretGame: Rules<View: DeserializeOwned> + Sized + 'static {
     const SCREEN: Screen;
 
     fn new_board() -> Self::Board;
+    /// The options New game chose.
+    fn chosen_options(a: &NewGameAdapter<'_>) -> Self::Options;
+    /// Whether a seat's piece stands at `p` in a deployment.
+    fn draft_has(draft: &Self::Draft, p: Self::Point) -> bool;
+    /// Swaps two pieces of a deployment, if the game allows those two places to swap.
+    fn swap(draft: &mut Self::Draft, a: Self::Point, b: Self::Point) -> bool;
+    /// The move that sends a deployment, if it is complete and legal.
+    fn deploy_move(draft: &Self::Draft) -> Option<Self::Move>;
+    /// The board point a cell of the screen's board stands for.
+    fn point(index: i32) -> Option<Self::Point>;
+    /// A tap at `p` in play: the move it completes, if any (else it changes the selection).
+    fn tap_play(session: &mut Session<Self>, p: Self::Point) -> Option<Self::Move>;
     /// Whether the game is still in its deployment phase.
     fn deploying(source: &Source<Self>) -> bool;
     /// Whether `seat` has deployed, as its view says.
@@ -54,8 +68,12 @@ pub(crate) trait SecretGame: Rules<View: DeserializeOwned> + Sized + 'static {
     fn computer_accepts_draw(view: &Self::View, seat: Seat) -> bool;
     /// The computer's move, from its seat's view only.
     fn computer_move(view: &Self::View, seat: Seat, options: &Self::Options) -> Option<Self::Move>;
-    /// Draws the game's own part of the screen (board, banners, panels).
-    fn refresh_board(ctx: &Rc<Ctx>, session: &Session<Self>);
+    /// The last play in the viewer's view, if any: a banner shows when it changes.
+    fn last_play(view: &Self::View) -> Option<Self::Seen>;
+    /// What the banner over the board says of the last play.
+    fn banner(session: &Session<Self>, view: &Self::View) -> BannerUi;
+    /// Draws the game's own part of the screen (its board and panels), from the viewer's view.
+    fn refresh_board(ctx: &Rc<Ctx>, session: &Session<Self>, view: &Self::View);
 }
 
 /// A game with secrets on its screen.
@@ -172,13 +190,9 @@ impl<G: SecretGame> Session<G> {
     }
 }
 
-/// The registry entry of a game with secrets: the shared session does everything but start a
-/// game from New game's choices and read those choices for a server.
-pub(crate) const fn entry<G: SecretGame>(
-    connect: fn(&Rc<Ctx>),
-    start: fn(&Rc<Ctx>, &NewGameAdapter<'_>),
-    online: fn(&NewGameAdapter<'_>, u8) -> OnlineChoice,
-) -> GameEntry {
+/// The registry entry of a game with secrets: the shared session does everything but connect
+/// the game's own controls.
+pub(crate) const fn entry<G: SecretGame>(connect: fn(&Rc<Ctx>)) -> GameEntry {
     GameEntry {
         kind: G::KIND,
         screen: G::SCREEN,
@@ -190,10 +204,47 @@ pub(crate) const fn entry<G: SecretGame>(
         refresh: refresh::<G>,
         reload_if_open: reload_if_open::<G>,
         set_sync_status: set_sync_status::<G>,
-        start,
-        online,
+        start: start_chosen::<G>,
+        online: online_choice::<G>,
         session_call: call::<G>,
     }
+}
+
+/// Starts a game on this device with what New game chose: two people, or one against the
+/// computer.
+fn start_chosen<G: SecretGame>(ctx: &Rc<Ctx>, a: &NewGameAdapter<'_>) {
+    let (players, computer) = super::new_game::two_seats(a);
+    if let Err(e) = start::<G>(ctx, &G::chosen_options(a), players, computer) {
+        super::show_error(ctx, &e);
+    }
+}
+
+fn online_choice<G: SecretGame>(a: &NewGameAdapter<'_>, side: u8) -> OnlineChoice {
+    OnlineChoice::two_people(G::chosen_options(a), side)
+}
+
+/// Starts a new game on this device: stores it with what this device dealt as the authority
+/// (the operating system's randomness), lets the computer deploy, and opens it.
+pub(crate) fn start<G: SecretGame>(
+    ctx: &Rc<Ctx>,
+    options: &G::Options,
+    players: Vec<String>,
+    computer: Option<Seat>,
+) -> Result<GameId, String> {
+    let mut game: Match<G> = Match::new(options, None).map_err(|e| e.to_string())?;
+    let dealt = game
+        .resolve_chance(&mut os_pick)
+        .map_err(|e| e.to_string())?;
+    let mode = computer.map_or(Mode::PassAndPlay, |s| Mode::Computer(s.index() as u8));
+    let new = NewGame::from_record(&game.record(), mode, players);
+    let standing = Standing::new(&dealt, game.outcome());
+    let now = ctx.now();
+    let id = ctx
+        .with_store(|store| store.create_game_with(&new, &dealt, &standing, now))
+        .map_err(|e| e.to_string())?;
+    ctx.reset_to(Screen::Home);
+    open::<G>(ctx, id);
+    Ok(id)
 }
 
 fn sessions<G: SecretGame>() -> Vec<Box<dyn std::any::Any>> {
@@ -454,6 +505,53 @@ pub(crate) fn act<G: SecretGame>(ctx: &Rc<Ctx>, actor: Actor, action: Action<G::
     refresh::<G>(ctx);
 }
 
+/// The viewer sends the deployment it arranged, if it is complete and legal.
+pub(crate) fn deploy_ready<G: SecretGame>(ctx: &Rc<Ctx>) {
+    let chosen = slot::<G>(ctx)
+        .borrow()
+        .as_ref()
+        .and_then(|s| G::deploy_move(s.draft.as_ref()?));
+    if let Some(mv) = chosen {
+        viewer_acts::<G>(ctx, Action::Play(mv));
+    }
+}
+
+/// A tap on the board's cell `index`: it arranges the deployment, selects a piece, or makes
+/// the move it completes. Nothing happens behind the hand-over screen, in review or at the end.
+pub(crate) fn tap<G: SecretGame>(ctx: &Rc<Ctx>, index: i32) {
+    let Some(p) = G::point(index) else { return };
+    let chosen = {
+        let mut guard = slot::<G>(ctx).borrow_mut();
+        let Some(s) = guard.as_mut() else { return };
+        if s.handover || s.review.is_some() || s.outcome().is_some() {
+            return;
+        }
+        if s.draft.is_some() {
+            tap_draft(s, p);
+            None
+        } else {
+            G::tap_play(s, p)
+        }
+    };
+    match chosen {
+        Some(mv) => viewer_acts::<G>(ctx, Action::Play(mv)),
+        None => refresh::<G>(ctx),
+    }
+}
+
+/// A tap at `p` while a deployment is arranged: tap two of your pieces to swap them.
+fn tap_draft<G: SecretGame>(s: &mut Session<G>, p: G::Point) {
+    let Some(draft) = s.draft.as_mut() else {
+        return;
+    };
+    match s.selected {
+        _ if !G::draft_has(draft, p) => s.selected = None,
+        Some(first) if first == p => s.selected = None,
+        Some(first) if G::swap(draft, first, p) => s.selected = None,
+        _ => s.selected = Some(p),
+    }
+}
+
 /// The viewer acts: a move chosen on the board, a deployment, a draw offer or resignation.
 pub(crate) fn viewer_acts<G: SecretGame>(ctx: &Rc<Ctx>, action: Action<G::Move>) {
     let seat = slot::<G>(ctx).borrow().as_ref().map(|s| s.viewer);
@@ -462,12 +560,81 @@ pub(crate) fn viewer_acts<G: SecretGame>(ctx: &Rc<Ctx>, action: Action<G::Move>)
     }
 }
 
-/// Pushes the session to the screen: what every game shows, then the game's own part.
+/// Pushes the session to the screen: what every game shows, the banner, then the game's own
+/// part.
 pub(crate) fn refresh<G: SecretGame>(ctx: &Rc<Ctx>) {
     let guard = slot::<G>(ctx).borrow();
     let Some(s) = guard.as_ref() else { return };
-    push(&ctx.ui().global::<GameSession>(), session_ui(s));
-    G::refresh_board(ctx, s);
+    let ui = ctx.ui();
+    push(&ui.global::<GameSession>(), session_ui(s));
+    let view = s.view();
+    push_banner(&ui.global::<BattleBanner>(), s, &view);
+    G::refresh_board(ctx, s, &view);
+}
+
+/// The banner over the board: the last play as far as the viewer may know it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct BannerUi {
+    pub battle: Battle,
+    /// Where it happened.
+    pub at: String,
+    /// The pieces' names ("?" for one the viewer may not know; empty for none).
+    pub attacker: String,
+    pub defender: String,
+    pub attacker_colour: i32,
+    /// Junqi's flip mode: the piece just turned up, and its colour.
+    pub turned_up: String,
+    pub turned_up_colour: i32,
+    /// The opposing pieces the viewer's recon plane just revealed.
+    pub spotted: i32,
+}
+
+impl Default for BannerUi {
+    fn default() -> BannerUi {
+        BannerUi {
+            battle: Battle::NothingToShow,
+            at: String::new(),
+            attacker: String::new(),
+            defender: String::new(),
+            attacker_colour: -1,
+            turned_up: String::new(),
+            turned_up_colour: -1,
+            spotted: 0,
+        }
+    }
+}
+
+impl BannerUi {
+    /// Whether there is anything to show.
+    pub fn has_news(&self) -> bool {
+        self.battle != Battle::NothingToShow || !self.turned_up.is_empty() || self.spotted > 0
+    }
+}
+
+/// Sets the banner, and raises it when the last play differs from the last one shown to this
+/// viewer (a new action, or the other player's view of it after a hand-over).
+fn push_banner<G: SecretGame>(a: &BattleBanner<'_>, s: &Session<G>, view: &G::View) {
+    let banner = if s.review.is_some() {
+        BannerUi::default()
+    } else {
+        G::banner(s, view)
+    };
+    a.set_battle(banner.battle);
+    a.set_at(banner.at.as_str().into());
+    a.set_attacker(banner.attacker.as_str().into());
+    a.set_defender(banner.defender.as_str().into());
+    a.set_attacker_colour(banner.attacker_colour);
+    a.set_turned_up(banner.turned_up.as_str().into());
+    a.set_turned_up_colour(banner.turned_up_colour);
+    a.set_spotted(banner.spotted);
+    let may_show = matches!(s.phase(), GamePhase::Play | GamePhase::Over) && s.review.is_none();
+    if may_show && let Some(last) = G::last_play(view) {
+        let key = (s.viewer, last);
+        if s.shown.borrow().as_ref() != Some(&key) {
+            *s.shown.borrow_mut() = Some(key);
+            a.set_visible(banner.has_news());
+        }
+    }
 }
 
 /// What every game's screen shows of its session.
@@ -628,7 +795,11 @@ mod tests {
         let mut s = junqi(Visibility::Referee, Some(Seat::SECOND));
         settle_viewer(&mut s, true);
         let ui = session_ui(&s);
-        assert_eq!(ui.phase, GamePhase::Deploy, "no hand-over against the computer");
+        assert_eq!(
+            ui.phase,
+            GamePhase::Deploy,
+            "no hand-over against the computer"
+        );
         assert_eq!(ui.computer, vec![false, true]);
     }
 
@@ -638,7 +809,11 @@ mod tests {
         settle_viewer(&mut s, true);
         let ui = session_ui(&s);
         assert_eq!(ui.phase, GamePhase::Play);
-        assert_eq!(ui.seat_colours, vec![-1, -1], "colours come with the first flips");
+        assert_eq!(
+            ui.seat_colours,
+            vec![-1, -1],
+            "colours come with the first flips"
+        );
         assert_eq!(ui.to_move, 0);
         assert!(ui.can_resign);
         assert!(ui.can_offer_draw);

@@ -135,12 +135,16 @@ impl NewGame {
     /// Describes a match about to be stored, with its options and setup spelled out in full
     /// so that the stored game replays the same even if defaults change.
     pub fn from_match(game: &AnyMatch, mode: Mode, players: Vec<String>) -> NewGame {
-        let record = game.record();
+        NewGame::from_record(&game.record(), mode, players)
+    }
+
+    /// Describes a game about to be stored from its record (its kind, options and setup).
+    pub fn from_record(record: &Record, mode: Mode, players: Vec<String>) -> NewGame {
         NewGame {
             kind: record.game,
             mode,
-            options: record.options,
-            setup: record.setup,
+            options: record.options.clone(),
+            setup: record.setup.clone(),
             players,
         }
     }

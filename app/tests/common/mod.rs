@@ -6,8 +6,9 @@
 use i_slint_backend_testing::{ElementHandle, TestingBackend, TestingBackendOptions};
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{
-    GameOutcome, GamePhase, GameRow, GameSession, HistoryAdapter, HomeAdapter, JunqiAdapter, Nav,
-    OnlineAdapter, PlayAdapter, ReplayAdapter, ResultKind, Screen, SettingsAdapter, Waiting,
+    Battle, BattleBanner, GameOutcome, GamePhase, GameRow, GameSession, HistoryAdapter,
+    HomeAdapter, JunqiAdapter, Nav, OnlineAdapter, PlayAdapter, ReplayAdapter, ResultKind, Screen,
+    SettingsAdapter, Waiting,
 };
 use qiguan_app::{App, AppOptions};
 use slint::ComponentHandle;
@@ -377,8 +378,9 @@ pub fn sealandair_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
         .expect("the data directory")
         .to_path_buf();
     sla_drive(app, &data, 30, |_| false);
-    if !a.get_battle().is_empty() {
-        a.set_banner_visible(true);
+    let banner = app.window().global::<BattleBanner>();
+    if banner.get_battle() != Battle::NothingToShow {
+        banner.set_visible(true);
         visit(app, "sealandair-battle");
     }
     sla_drive(app, &data, 600, |_| false);
@@ -523,7 +525,7 @@ pub fn junqi_online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     until(app, Duration::from_secs(5), || {
         gs.get_draw_offered_by() == 1 && gs.get_to_move() == 0
     });
-    j.set_banner_visible(false);
+    ui.global::<BattleBanner>().set_visible(false);
     visit(app, "junqi-online-draw-offer");
     ui.global::<Nav>().invoke_back();
     ui.global::<Nav>().invoke_back();
