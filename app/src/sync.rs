@@ -110,7 +110,7 @@ impl ServerView {
 
     /// Checks an action against this view before it is queued: listed among the legal
     /// actions, or (a deployment, where only a few layouts are listed) a valid layout for this
-    /// seat's side, in Junqi or Sea-land-air.
+    /// seat's side, as core judges it from the view.
     fn allows(&self, action: &str) -> Result<(), SyncError> {
         let text = action.trim();
         if self.legal_actions.iter().any(|a| a == text) {
@@ -121,31 +121,15 @@ impl ServerView {
                 qiguan_core::IllegalMove::Other(why),
             ))
         };
-        if let Some(layout) = text.strip_prefix("deploy:")
+        // A deployment, where only a few layouts are listed: core checks the layout against
+        // this seat's view.
+        if text.starts_with("deploy:")
             && self.legal_actions.iter().any(|a| a.starts_with("deploy:"))
         {
-            let listed = |problems: Vec<String>| refused(problems.join("; "));
-            if self.game == GameKind::SeaLandAir {
-                // Seat 0 plays South, seat 1 North.
-                let side = if self.seat == 0 {
-                    qiguan_core::junqi::Side::South
-                } else {
-                    qiguan_core::junqi::Side::North
-                };
-                let deployment = qiguan_core::sealandair::Deployment::from_text(side, layout)
-                    .map_err(&refused)?;
-                return deployment.validate().map_err(|problems| {
-                    listed(problems.iter().map(ToString::to_string).collect())
-                });
-            }
-            let side = self.view["game"]["colours"][self.seat as usize].clone();
-            let side: qiguan_core::junqi::Side = serde_json::from_value(side)
-                .map_err(|_| SyncError::Protocol("the view names no side for this seat".into()))?;
-            let deployment = qiguan_core::junqi::Deployment::from_text(side, layout)
-                .map_err(|e| refused(e.to_string()))?;
-            return deployment
-                .validate()
-                .map_err(|problems| listed(problems.iter().map(ToString::to_string).collect()));
+            let seat = Seat::new(self.seat)
+                .ok_or_else(|| SyncError::Protocol(format!("no seat {}", self.seat)))?;
+            return qiguan_core::deploy::check_layout_json(self.game, &self.view, seat, text)
+                .map_err(|problems| refused(problems.join("; ")));
         }
         if self.legal_actions.is_empty() {
             return Err(SyncError::Illegal(qiguan_core::ActionError::NotYourTurn));

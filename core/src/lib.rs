@@ -62,6 +62,7 @@
 pub mod action;
 pub mod aeroplane;
 pub mod any;
+pub mod deploy;
 pub mod game;
 pub mod graph;
 pub mod junqi;

@@ -9,49 +9,31 @@
 //! the server's answer when it comes. All of that is the shared session of the games with
 //! secrets ([`super::session`]); this module brings Junqi's board, deployment and computer.
 
-use super::hidden::Source;
 use super::registry::GameEntry;
-use super::session::{self, BannerUi, SecretGame, Session};
+use super::session::{self, BannerUi, BoardModel, SecretGame, Session};
 use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::random::random_seed;
+use qiguan_core::deploy::Deploys;
 use qiguan_core::junqi::bot;
 use qiguan_core::junqi::{
     Deployment, FlipColours, Junqi, JunqiEvent, JunqiMove, JunqiOptions, JunqiView, Point, Rank,
-    SeenPlay, Side, Visibility, graph,
+    Side, Visibility, graph,
 };
 use qiguan_core::{Match, Seat};
-use qiguan_ui::{Battle, DeployIssue, JunqiAdapter, JunqiCell, NewGameAdapter, Screen};
+use qiguan_ui::{DeployIssue, JunqiAdapter, JunqiCell, NewGameAdapter, Screen};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
-use std::cell::RefCell;
 use std::rc::Rc;
 
 /// Where saved layouts live among the settings.
 const LAYOUT_KEY: &str = "junqi-layout:";
 
-/// A Junqi game on its screen.
-type JunqiSession = Session<Junqi>;
-
 /// Junqi in the registry of games.
 pub(crate) const ENTRY: GameEntry = session::entry::<Junqi>(connect);
 
-/// The Junqi screen's own models.
-pub(crate) struct JunqiBoard {
-    cells: Rc<VecModel<JunqiCell>>,
-}
-
 impl SecretGame for Junqi {
-    type Point = Point;
-    type Draft = Deployment;
-    type Seen = SeenPlay;
-    type Board = JunqiBoard;
+    type Board = BoardModel<JunqiCell>;
     const SCREEN: Screen = Screen::Junqi;
-
-    fn new_board() -> JunqiBoard {
-        JunqiBoard {
-            cells: Rc::new(VecModel::default()),
-        }
-    }
 
     fn chosen_options(a: &NewGameAdapter<'_>) -> JunqiOptions {
         JunqiOptions {
@@ -72,36 +54,6 @@ impl SecretGame for Junqi {
             headquarters_locked: a.get_hq_locked(),
             landmines_attackable: a.get_landmines_attackable(),
         }
-    }
-
-    fn draft_has(draft: &Deployment, p: Point) -> bool {
-        draft.pieces.iter().any(|(at, _)| *at == p)
-    }
-
-    /// Any two of a seat's pieces swap.
-    fn swap(d: &mut Deployment, a: Point, b: Point) -> bool {
-        let rank_at =
-            |d: &Deployment, p: Point| d.pieces.iter().find(|(q, _)| *q == p).map(|x| x.1);
-        let (Some(ra), Some(rb)) = (rank_at(d, a), rank_at(d, b)) else {
-            return false;
-        };
-        for (p, rank) in &mut d.pieces {
-            if *p == a {
-                *rank = rb;
-            } else if *p == b {
-                *rank = ra;
-            }
-        }
-        true
-    }
-
-    fn deploy_move(draft: &Deployment) -> Option<JunqiMove> {
-        draft.validate().ok()?;
-        Some(JunqiMove::Deploy(draft.to_text()))
-    }
-
-    fn point(index: i32) -> Option<Point> {
-        usize::try_from(index).ok().and_then(Point::from_index)
     }
 
     fn tap_play(s: &mut Session<Junqi>, p: Point) -> Option<JunqiMove> {
@@ -129,28 +81,9 @@ impl SecretGame for Junqi {
         }
     }
 
-    fn deploying(source: &Source<Junqi>) -> bool {
-        match source {
-            Source::Local(game) => game.game().deploying(),
-            Source::Remote(seen) => {
-                seen.options.visibility != Visibility::Flip
-                    && seen.view.game.deployed.iter().any(|d| !d)
-            }
-        }
-    }
-
-    fn has_deployed(view: &JunqiView, seat: Seat) -> bool {
-        // A seat's side follows its seat outside flip mode, which has no deployment.
-        view.colours
-            .get(seat.index())
-            .copied()
-            .flatten()
-            .is_some_and(|side| view.deployed[side as usize])
-    }
-
     /// Something one seat alone may see: its deployment, or (in referee mode) its pieces.
     /// Flip mode hides nothing from one seat that the other sees.
-    fn has_secrets(s: &JunqiSession) -> bool {
+    fn has_secrets(s: &Session<Junqi>) -> bool {
         match s.options().visibility {
             Visibility::Referee => true,
             Visibility::Open => s.deploying(),
@@ -158,21 +91,10 @@ impl SecretGame for Junqi {
         }
     }
 
-    fn deployment_of(s: &JunqiSession, seat: Seat, mv: &JunqiMove) -> Option<Deployment> {
-        let JunqiMove::Deploy(text) = mv else {
-            return None;
-        };
-        Deployment::from_text(s.side_of_seat(seat)?, text).ok()
-    }
-
-    fn first_draft(s: &JunqiSession, seat: Seat) -> Option<Deployment> {
-        let side = s.side_of_seat(seat)?;
+    fn first_draft(s: &Session<Junqi>, seat: Seat) -> Option<Deployment> {
+        let side = s.side_of(seat)?;
         Deployment::classic("稳守 Steady defence")
             .map(|d| if side == Side::South { d } else { d.mirror() })
-    }
-
-    fn seat_colour(s: &JunqiSession, seat: Seat) -> i32 {
-        s.side_of_seat(seat).map_or(-1, |side| side as i32)
     }
 
     fn computer_accepts_draw(view: &JunqiView, seat: Seat) -> bool {
@@ -183,42 +105,21 @@ impl SecretGame for Junqi {
         bot::choose(view, seat, options, random_seed())
     }
 
-    fn last_play(view: &JunqiView) -> Option<SeenPlay> {
-        view.last.clone()
-    }
-
-    fn banner(_: &JunqiSession, view: &JunqiView) -> BannerUi {
+    fn banner(_: &Session<Junqi>, view: &JunqiView) -> BannerUi {
         banner(view)
     }
 
-    fn refresh_board(ctx: &Rc<Ctx>, s: &JunqiSession, view: &JunqiView) {
+    fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Junqi>, view: &JunqiView) {
         refresh_board(ctx, s, view);
     }
 }
 
 impl Session<Junqi> {
-    fn side_of_seat(&self, seat: Seat) -> Option<Side> {
-        match &self.source {
-            Source::Local(game) => game.game().side_of_seat(seat),
-            Source::Remote(seen) => seen.view.game.colours.get(seat.index()).copied().flatten(),
-        }
-    }
-
     fn seat_of_side(&self, side: Side) -> Option<Seat> {
         [Seat::FIRST, Seat::SECOND]
             .into_iter()
-            .find(|s| self.side_of_seat(*s) == Some(side))
+            .find(|s| self.side_of(*s) == Some(side))
     }
-}
-
-/// The Junqi session slot in the context.
-fn slot(ctx: &Ctx) -> &RefCell<Option<JunqiSession>> {
-    session::slot::<Junqi>(ctx)
-}
-
-/// Pushes the session to the screen.
-fn refresh(ctx: &Rc<Ctx>) {
-    session::refresh::<Junqi>(ctx);
 }
 
 pub fn connect(ctx: &Rc<Ctx>) {
@@ -253,22 +154,22 @@ pub fn connect(ctx: &Rc<Ctx>) {
                 super::show_error(ctx, &e.to_string());
             }
         }
-        refresh(ctx);
+        session::refresh::<Junqi>(ctx);
     }));
     a.on_deploy_ready(handler0(ctx, session::deploy_ready::<Junqi>));
 }
 
 /// Replaces the viewer's draft deployment.
 fn set_draft(ctx: &Rc<Ctx>, make: impl FnOnce(Side) -> Option<Deployment>) {
-    if let Some(s) = slot(ctx).borrow_mut().as_mut()
+    if let Some(s) = session::slot::<Junqi>(ctx).borrow_mut().as_mut()
         && s.draft.is_some()
-        && let Some(side) = s.side_of_seat(s.viewer)
+        && let Some(side) = s.side_of(s.viewer)
         && let Some(d) = make(side)
     {
         s.draft = Some(d);
         s.selected = None;
     }
-    refresh(ctx);
+    session::refresh::<Junqi>(ctx);
 }
 
 fn saved_layouts(ctx: &Rc<Ctx>) -> Vec<(String, String)> {
@@ -280,7 +181,7 @@ fn save_layout(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<JunqiAdapter>();
     let name = a.get_layout_name().trim().to_owned();
-    let text = slot(ctx)
+    let text = session::slot::<Junqi>(ctx)
         .borrow()
         .as_ref()
         .and_then(|s| s.draft.as_ref().map(Deployment::to_text));
@@ -291,17 +192,17 @@ fn save_layout(ctx: &Rc<Ctx>) {
             Err(e) => super::show_error(ctx, &e.to_string()),
         }
     }
-    refresh(ctx);
+    session::refresh::<Junqi>(ctx);
 }
 
 /// Draws Junqi's own part of the screen: the board, the mode, the battle banner and the
 /// deployment controls (the session's part is drawn by [`session::refresh`]).
-fn refresh_board(ctx: &Rc<Ctx>, s: &JunqiSession, view: &JunqiView) {
+fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Junqi>, view: &JunqiView) {
     let options = s.options();
-    let cells = match (s.review, s.local()) {
-        (Some(at), Some(game)) => review_cells(game, at),
-        _ if s.handover => hidden_cells(),
-        _ => view_cells(s, view),
+    let cells = match session::reviewed(s) {
+        Some(past) => review_cells(&past),
+        None if s.handover => hidden_cells(),
+        None => view_cells(s, view),
     };
     crate::board_view::sync(&s.board.cells, cells);
 
@@ -317,7 +218,7 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &JunqiSession, view: &JunqiView) {
         .into(),
     );
     // The viewer's side at the bottom (flip mode: the viewer's colour once known).
-    let north = s.side_of_seat(s.viewer) == Some(Side::North);
+    let north = s.side_of(s.viewer) == Some(Side::North);
     a.set_flipped(north);
     let bottom = if north { Side::North } else { Side::South };
     a.set_bottom_seat(s.seat_of_side(bottom).unwrap_or(s.viewer).index() as i32);
@@ -360,45 +261,13 @@ fn issue(p: &qiguan_core::junqi::DeployProblem) -> Option<DeployIssue> {
 
 /// The last battle or flip, as far as the viewer may know it.
 fn banner(view: &JunqiView) -> BannerUi {
-    let name = |piece: &Option<qiguan_core::junqi::SeenPiece>| -> String {
-        match piece {
-            Some(p) => p.rank.map_or_else(|| "?".into(), |r| r.chinese().into()),
-            None => String::new(),
-        }
-    };
     let Some(last) = &view.last else {
         return BannerUi::default();
     };
+    if let Some(fight) = Junqi::fight(last) {
+        return fight.into();
+    }
     match &last.event {
-        JunqiEvent::Battle {
-            mv,
-            attacker_removed,
-            defender_removed,
-            ..
-        } => {
-            let flag = last
-                .defender
-                .as_ref()
-                .is_some_and(|d| d.rank == Some(Rank::Flag))
-                && !attacker_removed
-                && *defender_removed;
-            BannerUi {
-                battle: match (flag, attacker_removed, defender_removed) {
-                    (true, _, _) => Battle::Flag,
-                    (_, true, true) => Battle::Both,
-                    (_, false, true) => Battle::Won,
-                    _ => Battle::Lost,
-                },
-                at: mv
-                    .parse::<qiguan_core::junqi::Move>()
-                    .map(|m| m.to.to_string())
-                    .unwrap_or_default(),
-                attacker: name(&last.mover),
-                defender: name(&last.defender),
-                attacker_colour: last.mover.as_ref().map_or(-1, |p| p.side as i32),
-                ..BannerUi::default()
-            }
-        }
         JunqiEvent::Flipped { side, rank, .. } => BannerUi {
             turned_up: rank.chinese().into(),
             turned_up_colour: *side as i32,
@@ -410,7 +279,7 @@ fn banner(view: &JunqiView) -> BannerUi {
 
 /// The viewer's picture: its draft (or the deployment it sent) while deploying, else its view,
 /// with its marks.
-fn view_cells(s: &JunqiSession, view: &JunqiView) -> Vec<JunqiCell> {
+fn view_cells(s: &Session<Junqi>, view: &JunqiView) -> Vec<JunqiCell> {
     let mut cells = hidden_cells();
     if let Some(draft) = s.draft.clone().or_else(|| s.pending_deployment()) {
         for (p, rank) in &draft.pieces {
@@ -504,36 +373,29 @@ fn hidden_cells() -> Vec<JunqiCell> {
     Point::all().map(base_cell).collect()
 }
 
-/// The board after `at` actions of a finished game, every piece shown.
-fn review_cells(game: &Match<Junqi>, at: usize) -> Vec<JunqiCell> {
-    let mut record = game.record();
-    record.actions.truncate(at);
+/// A finished game as it stood at an earlier action, every piece shown: while deploying, each
+/// deployment as it was made; then the board, with the last move marked.
+fn review_cells(past: &Match<Junqi>) -> Vec<JunqiCell> {
     let mut cells = hidden_cells();
-    let Ok(past) = Match::<Junqi>::from_record(&record) else {
-        return cells;
-    };
     let g = past.game();
-    if g.deploying() {
-        // Show each deployment as it was made.
-        for d in [Side::South, Side::North]
+    let shown: Vec<(Point, Side, Rank)> = if g.deploying() {
+        [Side::South, Side::North]
             .into_iter()
             .filter_map(|side| g.deployment(side))
-        {
-            for (p, rank) in &d.pieces {
-                cells[p.index()].side = d.side as i32;
-                cells[p.index()].piece = rank.chinese().into();
-            }
-        }
-        return cells;
+            .flat_map(|d| d.pieces.iter().map(|&(p, rank)| (p, d.side, rank)))
+            .collect()
+    } else {
+        g.board()
+            .pieces()
+            .map(|(p, piece)| (p, piece.side, piece.rank))
+            .collect()
+    };
+    for (p, side, rank) in shown {
+        cells[p.index()].side = side as i32;
+        cells[p.index()].piece = rank.chinese().into();
     }
-    for (p, piece) in g.board().pieces() {
-        let c = &mut cells[p.index()];
-        c.side = piece.side as i32;
-        c.piece = piece.rank.chinese().into();
-    }
-    if let Some(entry) = record.actions.last()
-        && let Ok(m) = entry.action.parse::<qiguan_core::junqi::Move>()
-    {
+    let last = past.actions().last();
+    if let Some(m) = last.and_then(|e| e.action.parse::<qiguan_core::junqi::Move>().ok()) {
         cells[m.from.index()].last = true;
         cells[m.to.index()].last = true;
     }

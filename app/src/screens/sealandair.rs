@@ -8,78 +8,35 @@
 //! the seat's actions (stored before they show as sent), and shows the server's answer. What
 //! this shares with Junqi's screen is in [`super::hidden`].
 
-use super::hidden::Source;
 use super::registry::GameEntry;
-use super::session::{self, BannerUi, SecretGame, Session};
+use super::session::{self, BannerUi, BoardModel, SecretGame, Session};
 use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::random::random_seed;
+use qiguan_core::deploy::Deploys;
 use qiguan_core::junqi::Side;
 use qiguan_core::sealandair::state::side_of;
 use qiguan_core::sealandair::{
     Deployment, Kind, Label, Layer, Move, Point, SeaLandAir, SeaLandAirEvent, SeaLandAirMove,
-    SeaLandAirOptions, SeaLandAirView, SeenPiece, SeenPlay, bot, map,
+    SeaLandAirOptions, SeaLandAirView, SeenPlay, bot, map,
 };
 use qiguan_core::{Match, Seat};
 use qiguan_ui::{Battle, NewGameAdapter, Screen, SlaAdapter, SlaCell};
-use slint::{ComponentHandle, ModelRc, VecModel};
-use std::cell::RefCell;
+use slint::{ComponentHandle, ModelRc};
 use std::rc::Rc;
-
-/// A Sea-land-air game on its screen.
-type SlaSession = Session<SeaLandAir>;
 
 /// Sea-land-air in the registry of games.
 pub(crate) const ENTRY: GameEntry = session::entry::<SeaLandAir>(connect);
 
-/// The Sea-land-air screen's own models.
-pub(crate) struct SlaBoard {
-    cells: Rc<VecModel<SlaCell>>,
-    /// The orientation the board paths were last drawn for.
-    drawn_flipped: RefCell<Option<bool>>,
-}
-
 impl SecretGame for SeaLandAir {
-    type Point = Point;
-    type Draft = Deployment;
-    type Seen = SeenPlay;
-    type Board = SlaBoard;
+    type Board = BoardModel<SlaCell>;
     const SCREEN: Screen = Screen::Sealandair;
-
-    fn new_board() -> SlaBoard {
-        SlaBoard {
-            cells: Rc::new(VecModel::default()),
-            drawn_flipped: RefCell::new(None),
-        }
-    }
 
     fn chosen_options(a: &NewGameAdapter<'_>) -> SeaLandAirOptions {
         SeaLandAirOptions {
             open: a.get_sla_open(),
             ..SeaLandAirOptions::default()
         }
-    }
-
-    fn draft_has(draft: &Deployment, p: Point) -> bool {
-        draft.kind_at(p).is_some()
-    }
-
-    /// Land swaps with land, ships with ships, planes with planes.
-    fn swap(draft: &mut Deployment, a: Point, b: Point) -> bool {
-        if !same_place(a, b) {
-            return false;
-        }
-        draft.swap(a, b);
-        true
-    }
-
-    fn deploy_move(draft: &Deployment) -> Option<SeaLandAirMove> {
-        draft.validate().ok()?;
-        Some(SeaLandAirMove::Deploy(draft.to_text()))
-    }
-
-    fn point(index: i32) -> Option<Point> {
-        usize::try_from(index).ok().and_then(Point::from_index)
     }
 
     fn tap_play(s: &mut Session<SeaLandAir>, p: Point) -> Option<SeaLandAirMove> {
@@ -103,35 +60,13 @@ impl SecretGame for SeaLandAir {
         }
     }
 
-    fn deploying(source: &Source<SeaLandAir>) -> bool {
-        match source {
-            Source::Local(game) => game.game().deploying(),
-            Source::Remote(seen) => seen.view.game.deployed.iter().any(|d| !d),
-        }
-    }
-
-    fn has_deployed(view: &SeaLandAirView, seat: Seat) -> bool {
-        view.deployed[seat.index()]
-    }
-
     /// Open mode has nothing left to hide once both have deployed.
-    fn has_secrets(s: &SlaSession) -> bool {
+    fn has_secrets(s: &Session<SeaLandAir>) -> bool {
         !s.options().open || s.deploying()
     }
 
-    fn deployment_of(_: &SlaSession, seat: Seat, mv: &SeaLandAirMove) -> Option<Deployment> {
-        let SeaLandAirMove::Deploy(text) = mv else {
-            return None;
-        };
-        Deployment::from_text(side_of(seat), text).ok()
-    }
-
-    fn first_draft(_: &SlaSession, seat: Seat) -> Option<Deployment> {
+    fn first_draft(_: &Session<SeaLandAir>, seat: Seat) -> Option<Deployment> {
         Some(Deployment::sensible(side_of(seat), random_seed()))
-    }
-
-    fn seat_colour(_: &SlaSession, seat: Seat) -> i32 {
-        side_of(seat) as i32
     }
 
     fn computer_accepts_draw(view: &SeaLandAirView, seat: Seat) -> bool {
@@ -146,21 +81,17 @@ impl SecretGame for SeaLandAir {
         bot::choose(view, seat, random_seed())
     }
 
-    fn last_play(view: &SeaLandAirView) -> Option<SeenPlay> {
-        view.last.clone()
-    }
-
-    fn banner(s: &SlaSession, view: &SeaLandAirView) -> BannerUi {
+    fn banner(s: &Session<SeaLandAir>, view: &SeaLandAirView) -> BannerUi {
         banner(s, view)
     }
 
-    fn refresh_board(ctx: &Rc<Ctx>, s: &SlaSession, view: &SeaLandAirView) {
+    fn refresh_board(ctx: &Rc<Ctx>, s: &Session<SeaLandAir>, view: &SeaLandAirView) {
         refresh_board(ctx, s, view);
     }
 }
 
 /// The viewer's moves on the board now (not deployments).
-fn go_moves(s: &SlaSession) -> Vec<Move> {
+fn go_moves(s: &Session<SeaLandAir>) -> Vec<Move> {
     s.legal_moves()
         .into_iter()
         .filter_map(|m| match m {
@@ -171,18 +102,8 @@ fn go_moves(s: &SlaSession) -> Vec<Move> {
 }
 
 /// North at the bottom when North is looking.
-fn flipped(s: &SlaSession) -> bool {
+fn flipped(s: &Session<SeaLandAir>) -> bool {
     side_of(s.viewer) == Side::North
-}
-
-/// The Sea-land-air session slot in the context.
-fn slot(ctx: &Ctx) -> &RefCell<Option<SlaSession>> {
-    session::slot::<SeaLandAir>(ctx)
-}
-
-/// Pushes the session to the screen.
-fn refresh(ctx: &Rc<Ctx>) {
-    session::refresh::<SeaLandAir>(ctx);
 }
 
 pub fn connect(ctx: &Rc<Ctx>) {
@@ -190,13 +111,13 @@ pub fn connect(ctx: &Rc<Ctx>) {
     let a = ui.global::<SlaAdapter>();
     a.on_cell_clicked(handler(ctx, session::tap::<SeaLandAir>));
     a.on_deploy_random(handler0(ctx, |ctx| {
-        if let Some(s) = slot(ctx).borrow_mut().as_mut()
+        if let Some(s) = session::slot::<SeaLandAir>(ctx).borrow_mut().as_mut()
             && s.draft.is_some()
         {
             s.draft = Some(Deployment::sensible(side_of(s.viewer), random_seed()));
             s.selected = None;
         }
-        refresh(ctx);
+        session::refresh::<SeaLandAir>(ctx);
     }));
     a.on_deploy_ready(handler0(ctx, session::deploy_ready::<SeaLandAir>));
 }
@@ -209,19 +130,19 @@ fn same_place(a: Point, b: Point) -> bool {
 /// Draws Sea-land-air's own part of the screen: the board in the viewer's orientation, the
 /// banner, the selected piece and the deployment check (the session's part is drawn by
 /// [`session::refresh`]).
-fn refresh_board(ctx: &Rc<Ctx>, s: &SlaSession, view: &SeaLandAirView) {
+fn refresh_board(ctx: &Rc<Ctx>, s: &Session<SeaLandAir>, view: &SeaLandAirView) {
     let ui = ctx.ui();
     let a = ui.global::<SlaAdapter>();
     let options = s.options();
     let flipped = flipped(s);
-    if *s.board.drawn_flipped.borrow() != Some(flipped) {
+    if *s.board.drawn_for.borrow() != Some(flipped) {
         draw_paths(&a, flipped);
-        *s.board.drawn_flipped.borrow_mut() = Some(flipped);
+        *s.board.drawn_for.borrow_mut() = Some(flipped);
     }
-    let cells = match (s.review, s.local()) {
-        (Some(at), Some(game)) => review_cells(game, at, flipped),
-        _ if s.handover => base_cells(flipped),
-        _ => view_cells(s, view, flipped),
+    let cells = match session::reviewed(s) {
+        Some(past) => review_cells(&past, flipped),
+        None if s.handover => base_cells(flipped),
+        None => view_cells(s, view, flipped),
     };
     crate::board_view::sync(&s.board.cells, cells);
     a.set_cells(ModelRc::from(s.board.cells.clone()));
@@ -243,7 +164,7 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &SlaSession, view: &SeaLandAirView) {
 }
 
 /// What the selected piece is, how many moves it has and how many attacks from afar.
-fn selected_piece(s: &SlaSession, view: &SeaLandAirView) -> (&'static str, i32, i32) {
+fn selected_piece(s: &Session<SeaLandAir>, view: &SeaLandAirView) -> (&'static str, i32, i32) {
     let (Some(from), true) = (s.selected, s.draft.is_none()) else {
         return ("", 0, 0);
     };
@@ -261,13 +182,7 @@ fn selected_piece(s: &SlaSession, view: &SeaLandAirView) -> (&'static str, i32, 
 
 /// The last fight or retreat, as far as the viewer may know it, and what the viewer's recon
 /// plane revealed on its flight.
-fn banner(s: &SlaSession, view: &SeaLandAirView) -> BannerUi {
-    let name = |piece: &Option<SeenPiece>| -> String {
-        match piece {
-            Some(p) => p.kind.map_or_else(|| "?".into(), |k| k.short().into()),
-            None => String::new(),
-        }
-    };
+fn banner(s: &Session<SeaLandAir>, view: &SeaLandAirView) -> BannerUi {
     let Some(last) = &view.last else {
         return BannerUi::default();
     };
@@ -277,32 +192,9 @@ fn banner(s: &SlaSession, view: &SeaLandAirView) -> BannerUi {
             .unwrap_or_default()
     };
     let mut banner = match &last.event {
-        SeaLandAirEvent::Battle {
-            mv,
-            attacker_removed,
-            defender_removed,
-            sent_home,
-            ..
-        } => {
-            let flag = last
-                .defender
-                .as_ref()
-                .is_some_and(|d| d.kind == Some(Kind::Flag))
-                && *defender_removed;
-            let battle = match (flag, sent_home.is_some()) {
-                (true, _) => Battle::Flag,
-                (_, true) => Battle::Home,
-                _ => outcome(*attacker_removed, *defender_removed),
-            };
-            BannerUi {
-                battle,
-                at: to(mv),
-                attacker: name(&last.mover),
-                defender: name(&last.defender),
-                attacker_colour: last.mover.as_ref().map_or(-1, |p| p.side as i32),
-                ..BannerUi::default()
-            }
-        }
+        SeaLandAirEvent::Battle { .. } => SeaLandAir::fight(last)
+            .map(BannerUi::from)
+            .unwrap_or_default(),
         SeaLandAirEvent::Retreated { mv, shot_down } => BannerUi {
             battle: if *shot_down {
                 Battle::ShotDown
@@ -318,18 +210,8 @@ fn banner(s: &SlaSession, view: &SeaLandAirView) -> BannerUi {
     banner
 }
 
-/// A fight by which pieces it removed.
-fn outcome(attacker_removed: bool, defender_removed: bool) -> Battle {
-    match (attacker_removed, defender_removed) {
-        (true, true) => Battle::Both,
-        (false, true) => Battle::Won,
-        (true, false) => Battle::Lost,
-        (false, false) => Battle::NoEffect,
-    }
-}
-
 /// How many opposing pieces the viewer's own recon plane revealed on the flight `last`.
-fn spotted(s: &SlaSession, view: &SeaLandAirView, last: &SeenPlay) -> usize {
+fn spotted(s: &Session<SeaLandAir>, view: &SeaLandAirView, last: &SeenPlay) -> usize {
     let mine = last
         .mover
         .as_ref()
@@ -409,7 +291,7 @@ fn put(cell: &mut SlaCell, side: Side, kind: Option<Kind>) {
 
 /// The viewer's picture: its draft (or the deployment it sent) while deploying, else its view,
 /// with its marks.
-fn view_cells(s: &SlaSession, view: &SeaLandAirView, flipped: bool) -> Vec<SlaCell> {
+fn view_cells(s: &Session<SeaLandAir>, view: &SeaLandAirView, flipped: bool) -> Vec<SlaCell> {
     let mut cells = base_cells(flipped);
     if let Some(draft) = s.draft.clone().or_else(|| s.pending_deployment()) {
         for (p, kind) in &draft.pieces {
@@ -468,32 +350,25 @@ fn view_cells(s: &SlaSession, view: &SeaLandAirView, flipped: bool) -> Vec<SlaCe
     cells
 }
 
-/// The board after `at` actions of a finished game, every piece shown.
-fn review_cells(game: &Match<SeaLandAir>, at: usize, flipped: bool) -> Vec<SlaCell> {
-    let mut record = game.record();
-    record.actions.truncate(at);
+/// A finished game as it stood at an earlier action, every piece shown: the layouts while
+/// deploying, then the board with the last move marked.
+fn review_cells(past: &Match<SeaLandAir>, flipped: bool) -> Vec<SlaCell> {
     let mut cells = base_cells(flipped);
-    let Ok(past) = Match::<SeaLandAir>::from_record(&record) else {
-        return cells;
-    };
     let g = past.game();
     if g.deploying() {
-        for d in [Side::South, Side::North]
-            .into_iter()
-            .filter_map(|side| g.deployment(side))
-        {
-            for (p, kind) in &d.pieces {
-                put(&mut cells[p.index()], d.side, Some(*kind));
-            }
+        let layouts = [Side::South, Side::North].map(|side| g.deployment(side));
+        for d in layouts.into_iter().flatten() {
+            d.pieces
+                .iter()
+                .for_each(|(p, kind)| put(&mut cells[p.index()], d.side, Some(*kind)));
         }
         return cells;
     }
     for (p, piece) in g.board().pieces() {
         put(&mut cells[p.index()], piece.side, Some(piece.kind));
     }
-    if let Some(entry) = record.actions.last()
-        && let Ok(m) = entry.action.parse::<Move>()
-    {
+    let last = past.actions().last();
+    if let Some(m) = last.and_then(|e| e.action.parse::<Move>().ok()) {
         cells[m.from.index()].last = true;
         cells[m.to.index()].last = true;
     }

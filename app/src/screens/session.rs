@@ -13,9 +13,9 @@ use crate::ctx::{Ctx, Sessions};
 use crate::online::Command;
 use crate::random::os_pick;
 use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing};
-use qiguan_core::{
-    Action, Actor, GameResult, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
-};
+use qiguan_core::deploy::{Deploys, Fight};
+use qiguan_core::junqi::Side;
+use qiguan_core::{Action, Actor, GameResult, Match, MatchView, Outcome, Seat, ToAct, Viewer};
 use qiguan_ui::{
     Battle, BattleBanner, GameOutcome, GamePhase, GameSession, NewGameAdapter, ResultKind, Screen,
     SyncLine, Waiting,
@@ -26,50 +26,25 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 /// What a game with secrets brings to the shared session.
-pub(crate) trait SecretGame: Rules<View: DeserializeOwned> + Sized + 'static {
-    /// A place on the board, as a tap selects it.
-    type Point: Copy + PartialEq + 'static;
-    /// A deployment being arranged.
-    type Draft: Clone + 'static;
-    /// The last play as the viewer saw it: a banner shows when it changes.
-    type Seen: Clone + PartialEq + 'static;
+pub(crate) trait SecretGame: Deploys<View: DeserializeOwned> + Sized + 'static {
     /// What the screen keeps of its own (its models).
-    type Board: 'static;
+    type Board: Default + 'static;
     /// The screen it is played on.
     const SCREEN: Screen;
 
-    fn new_board() -> Self::Board;
     /// The options New game chose.
     fn chosen_options(a: &NewGameAdapter<'_>) -> Self::Options;
-    /// Whether a seat's piece stands at `p` in a deployment.
-    fn draft_has(draft: &Self::Draft, p: Self::Point) -> bool;
-    /// Swaps two pieces of a deployment, if the game allows those two places to swap.
-    fn swap(draft: &mut Self::Draft, a: Self::Point, b: Self::Point) -> bool;
-    /// The move that sends a deployment, if it is complete and legal.
-    fn deploy_move(draft: &Self::Draft) -> Option<Self::Move>;
-    /// The board point a cell of the screen's board stands for.
-    fn point(index: i32) -> Option<Self::Point>;
     /// A tap at `p` in play: the move it completes, if any (else it changes the selection).
     fn tap_play(session: &mut Session<Self>, p: Self::Point) -> Option<Self::Move>;
-    /// Whether the game is still in its deployment phase.
-    fn deploying(source: &Source<Self>) -> bool;
-    /// Whether `seat` has deployed, as its view says.
-    fn has_deployed(view: &Self::View, seat: Seat) -> bool;
     /// Whether one seat may see something the other may not right now (a hand-over screen
     /// goes up between two people at one device).
     fn has_secrets(session: &Session<Self>) -> bool;
-    /// The layout a deployment move sends, for `seat`.
-    fn deployment_of(session: &Session<Self>, seat: Seat, mv: &Self::Move) -> Option<Self::Draft>;
     /// The deployment a seat starts arranging from.
-    fn first_draft(session: &Session<Self>, seat: Seat) -> Option<Self::Draft>;
-    /// The colour `seat` plays (0 red, 1 blue, -1 not known yet).
-    fn seat_colour(session: &Session<Self>, seat: Seat) -> i32;
+    fn first_draft(session: &Session<Self>, seat: Seat) -> Option<Self::Deployment>;
     /// The computer's answer to a draw offer.
     fn computer_accepts_draw(view: &Self::View, seat: Seat) -> bool;
     /// The computer's move, from its seat's view only.
     fn computer_move(view: &Self::View, seat: Seat, options: &Self::Options) -> Option<Self::Move>;
-    /// The last play in the viewer's view, if any: a banner shows when it changes.
-    fn last_play(view: &Self::View) -> Option<Self::Seen>;
     /// What the banner over the board says of the last play.
     fn banner(session: &Session<Self>, view: &Self::View) -> BannerUi;
     /// Draws the game's own part of the screen (its board and panels), from the viewer's view.
@@ -91,7 +66,7 @@ pub(crate) struct Session<G: SecretGame> {
     pub handover: bool,
     pub selected: Option<G::Point>,
     /// The viewer's deployment being arranged.
-    pub draft: Option<G::Draft>,
+    pub draft: Option<G::Deployment>,
     /// In review: the number of actions shown.
     pub review: Option<usize>,
     /// The last play whose banner has been shown, and to which seat (a new one shows when
@@ -136,7 +111,12 @@ impl<G: SecretGame> Session<G> {
     }
 
     pub fn deploying(&self) -> bool {
-        G::deploying(&self.source)
+        G::view_deploying(&self.view())
+    }
+
+    /// The side `seat` plays, as far as the viewer's view tells.
+    pub fn side_of(&self, seat: Seat) -> Option<Side> {
+        G::view_side(&self.view(), seat)
     }
 
     /// The viewer's actions now.
@@ -156,12 +136,13 @@ impl<G: SecretGame> Session<G> {
     }
 
     /// The viewer's deployment waiting for the server, if any.
-    pub fn pending_deployment(&self) -> Option<G::Draft> {
+    pub fn pending_deployment(&self) -> Option<G::Deployment> {
+        let side = self.side_of(self.viewer)?;
         self.source
             .pending()
             .iter()
             .find_map(|text| match text.parse::<Action<G::Move>>() {
-                Ok(Action::Play(mv)) => G::deployment_of(self, self.viewer, &mv),
+                Ok(Action::Play(mv)) => G::layout_of(&mv, side)?.ok(),
                 _ => None,
             })
     }
@@ -351,7 +332,7 @@ fn load<G: SecretGame>(ctx: &Rc<Ctx>, id: GameId) -> Result<Session<G>, String> 
         draft: None,
         review: None,
         shown: RefCell::new(None),
-        board: G::new_board(),
+        board: G::Board::default(),
     })
 }
 
@@ -435,7 +416,7 @@ fn settle_viewer<G: SecretGame>(s: &mut Session<G>, opening: bool) {
         s.selected = None;
         s.draft = None;
     }
-    let deployed = G::has_deployed(&s.view(), next) || s.pending_deployment().is_some();
+    let deployed = G::view_deployed(&s.view(), next) || s.pending_deployment().is_some();
     if !s.deploying() || deployed {
         s.draft = None;
     } else if s.draft.is_none() {
@@ -510,7 +491,7 @@ pub(crate) fn deploy_ready<G: SecretGame>(ctx: &Rc<Ctx>) {
     let chosen = slot::<G>(ctx)
         .borrow()
         .as_ref()
-        .and_then(|s| G::deploy_move(s.draft.as_ref()?));
+        .and_then(|s| G::deploy(s.draft.as_ref()?).ok());
     if let Some(mv) = chosen {
         viewer_acts::<G>(ctx, Action::Play(mv));
     }
@@ -519,7 +500,9 @@ pub(crate) fn deploy_ready<G: SecretGame>(ctx: &Rc<Ctx>) {
 /// A tap on the board's cell `index`: it arranges the deployment, selects a piece, or makes
 /// the move it completes. Nothing happens behind the hand-over screen, in review or at the end.
 pub(crate) fn tap<G: SecretGame>(ctx: &Rc<Ctx>, index: i32) {
-    let Some(p) = G::point(index) else { return };
+    let Some(p) = usize::try_from(index).ok().and_then(G::point) else {
+        return;
+    };
     let chosen = {
         let mut guard = slot::<G>(ctx).borrow_mut();
         let Some(s) = guard.as_mut() else { return };
@@ -545,7 +528,7 @@ fn tap_draft<G: SecretGame>(s: &mut Session<G>, p: G::Point) {
         return;
     };
     match s.selected {
-        _ if !G::draft_has(draft, p) => s.selected = None,
+        _ if !G::has_piece(draft, p) => s.selected = None,
         Some(first) if first == p => s.selected = None,
         Some(first) if G::swap(draft, first, p) => s.selected = None,
         _ => s.selected = Some(p),
@@ -611,6 +594,54 @@ impl BannerUi {
     }
 }
 
+impl From<Fight> for BannerUi {
+    fn from(f: Fight) -> BannerUi {
+        let battle = match (f.flag_taken, f.sent_home) {
+            (true, _) => Battle::Flag,
+            (_, true) => Battle::Home,
+            _ => match (f.attacker_removed, f.defender_removed) {
+                (true, true) => Battle::Both,
+                (false, true) => Battle::Won,
+                (true, false) => Battle::Lost,
+                (false, false) => Battle::NoEffect,
+            },
+        };
+        let [attacker, defender] = f.names;
+        BannerUi {
+            battle,
+            at: f.at,
+            attacker,
+            defender,
+            attacker_colour: f.attacker_side.map_or(-1, |side| side as i32),
+            ..BannerUi::default()
+        }
+    }
+}
+
+/// The models a game's board keeps on the screen: its cells, and the orientation its lines
+/// were last drawn for.
+pub(crate) struct BoardModel<C: 'static> {
+    pub cells: Rc<VecModel<C>>,
+    pub drawn_for: RefCell<Option<bool>>,
+}
+
+impl<C: 'static> Default for BoardModel<C> {
+    fn default() -> Self {
+        BoardModel {
+            cells: Rc::new(VecModel::default()),
+            drawn_for: RefCell::new(None),
+        }
+    }
+}
+
+/// In review: the finished game replayed to the action on screen, from its record.
+pub(crate) fn reviewed<G: SecretGame>(s: &Session<G>) -> Option<Match<G>> {
+    let (at, game) = (s.review?, s.local()?);
+    let mut record = game.record();
+    record.actions.truncate(at);
+    Match::from_record(&record).ok()
+}
+
 /// Sets the banner, and raises it when the last play differs from the last one shown to this
 /// viewer (a new action, or the other player's view of it after a hand-over).
 fn push_banner<G: SecretGame>(a: &BattleBanner<'_>, s: &Session<G>, view: &G::View) {
@@ -629,7 +660,7 @@ fn push_banner<G: SecretGame>(a: &BattleBanner<'_>, s: &Session<G>, view: &G::Vi
     a.set_spotted(banner.spotted);
     let may_show = matches!(s.phase(), GamePhase::Play | GamePhase::Over) && s.review.is_none();
     if may_show && let Some(last) = G::last_play(view) {
-        let key = (s.viewer, last);
+        let key = (s.viewer, last.clone());
         if s.shown.borrow().as_ref() != Some(&key) {
             *s.shown.borrow_mut() = Some(key);
             a.set_visible(banner.has_news());
@@ -671,7 +702,10 @@ pub(crate) fn session_ui<G: SecretGame>(s: &Session<G>) -> SessionUi {
             ToAct::Seat(seat) => seat.index() as i32,
             _ => -1,
         },
-        seat_colours: seats.iter().map(|&seat| G::seat_colour(s, seat)).collect(),
+        seat_colours: seats
+            .iter()
+            .map(|&seat| s.side_of(seat).map_or(-1, |side| side as i32))
+            .collect(),
         names: s.players.to_vec(),
         computer: seats.iter().map(|&seat| s.computer == Some(seat)).collect(),
         outcome: game_outcome(s.outcome().as_ref()),
@@ -774,7 +808,7 @@ mod tests {
             draft: None,
             review: None,
             shown: RefCell::new(None),
-            board: Junqi::new_board(),
+            board: Default::default(),
         }
     }
 
