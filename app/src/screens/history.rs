@@ -3,9 +3,9 @@
 use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::store::{GameId, HistoryFilter, Mode, NewGame, ResultFilter, Standing};
+use qiguan_core::AnyMatch;
 use qiguan_core::xiangqi::XiangqiOptions;
 use qiguan_core::xiangqi::pgn::read_game;
-use qiguan_core::{AnyMatch, GameKind};
 use qiguan_ui::HistoryAdapter;
 use slint::{ComponentHandle, ModelRc};
 use std::rc::Rc;
@@ -30,13 +30,11 @@ pub fn connect(ctx: &Rc<Ctx>) {
 /// Returns the filter the screen's controls describe, `now` being the current time.
 pub fn filter_of(a: &HistoryAdapter<'_>, now: i64) -> HistoryFilter {
     HistoryFilter {
-        kind: match a.get_game_filter() {
-            1 => Some(GameKind::Xiangqi),
-            2 => Some(GameKind::Junqi),
-            3 => Some(GameKind::Aeroplane),
-            4 => Some(GameKind::SeaLandAir),
-            _ => None,
-        },
+        // 0: every game; then the games in the registry's order.
+        kind: usize::try_from(a.get_game_filter() - 1)
+            .ok()
+            .and_then(|i| super::registry::GAMES.get(i))
+            .map(|entry| entry.kind),
         result: match a.get_result_filter() {
             1 => Some(ResultFilter::Unfinished),
             2 => Some(ResultFilter::WonBy(0)),
