@@ -136,8 +136,11 @@ async fn run(
             });
         }
     };
-    let mut watcher: Option<tokio::task::JoinHandle<()>> = None;
-    let mut watching: Option<GameId> = None;
+    let mut follow = Follow {
+        task: None,
+        game: None,
+        internal,
+    };
     // While actions wait in the outbox, retry every few seconds; a late tick means the app was
     // away.
     let mut retry = tokio::time::interval(Duration::from_secs(5));
@@ -158,83 +161,105 @@ async fn run(
                 }
             }
         };
-        match command {
-            Command::Create {
-                server,
-                game,
-                options,
-                seat,
-                bots,
-                days_per_move,
-                name,
-            } => {
-                match engine
-                    .create_with_bots(&server, game, &options, seat, &bots, days_per_move, &name)
-                    .await
-                {
-                    Ok((id, code)) => emit(Event::Created { id, code }),
-                    Err(e) => emit(Event::Failed {
-                        what: "create",
-                        error: e.to_string(),
-                    }),
-                }
-            }
-            Command::Join { server, code, name } => {
-                match engine.join(&server, &code, &name).await {
-                    Ok(id) => emit(Event::Joined { id }),
-                    Err(e) => emit(Event::Failed {
-                        what: "join",
-                        error: e.to_string(),
-                    }),
-                }
-            }
-            Command::Flush => {
-                let result = engine.flush().await;
-                report(
-                    &engine,
-                    &emit,
-                    result.map(|f| {
-                        let mut ids: Vec<GameId> = f.refused.iter().map(|r| r.0).collect();
-                        ids.extend(f.changed);
-                        ids.sort();
-                        ids.dedup();
-                        ids
-                    }),
-                );
-            }
-            Command::RefreshAll => {
-                let result = engine.refresh_all().await;
-                report(&engine, &emit, result);
-            }
-            Command::Moved(id) => {
-                let result = engine
-                    .refresh(id)
-                    .await
-                    .map(|changed| if changed { vec![id] } else { vec![] });
-                report(&engine, &emit, result);
-            }
-            Command::Watch(target) => {
-                if let Some(task) = watcher.take() {
-                    task.abort();
-                }
-                watching = target;
-                if let Some(id) = target {
-                    watcher = watch(&engine, id, internal.clone());
-                }
-            }
-            Command::Resumed => {
-                if let Some(task) = watcher.take() {
-                    task.abort();
-                }
-                if let Some(id) = watching {
-                    watcher = watch(&engine, id, internal.clone());
-                }
-                let flushed = engine.flush().await.map(|f| f.changed);
-                report(&engine, &emit, flushed);
-                let result = engine.refresh_all().await;
-                report(&engine, &emit, result);
+        handle(&mut engine, &mut follow, command, &emit).await;
+    }
+}
+
+/// The long poll that follows the game on screen.
+struct Follow {
+    task: Option<tokio::task::JoinHandle<()>>,
+    game: Option<GameId>,
+    /// Where the poll reports that the game moved.
+    internal: mpsc::UnboundedSender<Command>,
+}
+
+impl Follow {
+    /// Follows `game` (none: stops), starting the long poll afresh.
+    fn start(&mut self, engine: &Correspondence, game: Option<GameId>) {
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
+        self.game = game;
+        if let Some(id) = game {
+            self.task = watch(engine, id, self.internal.clone());
+        }
+    }
+}
+
+/// Carries out one command and reports what came of it.
+async fn handle(
+    engine: &mut Correspondence,
+    follow: &mut Follow,
+    command: Command,
+    emit: &impl Fn(Event),
+) {
+    match command {
+        Command::Create { .. } | Command::Join { .. } => {
+            create_or_join(engine, command, emit).await
+        }
+        Command::Flush => {
+            let result = engine.flush().await.map(|f| {
+                let mut ids: Vec<GameId> = f.refused.iter().map(|r| r.0).collect();
+                ids.extend(f.changed);
+                ids.sort();
+                ids.dedup();
+                ids
+            });
+            report(engine, emit, result);
+        }
+        Command::RefreshAll => {
+            let result = engine.refresh_all().await;
+            report(engine, emit, result);
+        }
+        Command::Moved(id) => {
+            let result = engine
+                .refresh(id)
+                .await
+                .map(|changed| if changed { vec![id] } else { vec![] });
+            report(engine, emit, result);
+        }
+        Command::Watch(target) => follow.start(engine, target),
+        Command::Resumed => {
+            follow.start(engine, follow.game);
+            let flushed = engine.flush().await.map(|f| f.changed);
+            report(engine, emit, flushed);
+            let result = engine.refresh_all().await;
+            report(engine, emit, result);
+        }
+    }
+}
+
+/// Creates a game on a server, or joins one with an invite code.
+async fn create_or_join(engine: &mut Correspondence, command: Command, emit: &impl Fn(Event)) {
+    match command {
+        Command::Create {
+            server,
+            game,
+            options,
+            seat,
+            bots,
+            days_per_move,
+            name,
+        } => {
+            match engine
+                .create_with_bots(&server, game, &options, seat, &bots, days_per_move, &name)
+                .await
+            {
+                Ok((id, code)) => emit(Event::Created { id, code }),
+                Err(e) => emit(Event::Failed {
+                    what: "create",
+                    error: e.to_string(),
+                }),
             }
         }
+        Command::Join { server, code, name } => match engine.join(&server, &code, &name).await {
+            Ok(id) => emit(Event::Joined { id }),
+            Err(e) => emit(Event::Failed {
+                what: "join",
+                error: e.to_string(),
+            }),
+        },
+        _ => {}
     }
 }
 

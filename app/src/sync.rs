@@ -551,6 +551,22 @@ impl Correspondence {
         Ok(self.store.outbox()?)
     }
 
+    /// The game as the server has it now: the view sent with a refusal, or a fresh one.
+    async fn current_view(
+        &self,
+        remote: &RemoteGame,
+        current: Option<Value>,
+    ) -> Result<ServerView, SyncError> {
+        match current.map(serde_json::from_value::<ServerView>) {
+            Some(Ok(view)) => Ok(view),
+            _ => {
+                self.client
+                    .view(&remote.server, &remote.remote_id, &remote.token)
+                    .await
+            }
+        }
+    }
+
     /// Sends the outbox, oldest first. Stops at the first server it cannot reach (the rest
     /// stays queued). A refused action is dropped and its game reset to the server's record.
     pub async fn flush(&mut self) -> Result<Flushed, SyncError> {
@@ -585,14 +601,7 @@ impl Correspondence {
                     done.sent += 1;
                 }
                 Err(SyncError::Refused { code, current, .. }) => {
-                    let view = match current.map(serde_json::from_value::<ServerView>) {
-                        Some(Ok(view)) => view,
-                        _ => {
-                            self.client
-                                .view(&remote.server, &remote.remote_id, &remote.token)
-                                .await?
-                        }
-                    };
+                    let view = self.current_view(&remote, current).await?;
                     // Both seats deploy at once: a deployment made before the other seat's
                     // arrived is still good, so it goes again at the new version (once).
                     if code == "stale-version"

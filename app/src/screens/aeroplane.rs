@@ -136,43 +136,9 @@ pub fn connect(ctx: &Rc<Ctx>) {
             act(ctx, Actor::Seat(seat), Action::Play(AeroplaneMove::Roll));
         }
     }));
-    a.on_choose(handler(ctx, |ctx, index: i32| {
-        let choice = slot(ctx).borrow().as_ref().and_then(|s| {
-            let seat = s.person_to_act()?;
-            let mv = choices(s).into_iter().nth(usize::try_from(index).ok()?)?.0;
-            Some((seat, mv))
-        });
-        if let Some((seat, mv)) = choice {
-            act(ctx, Actor::Seat(seat), Action::Play(mv));
-        }
-    }));
-    a.on_plane_clicked(handler2(ctx, |ctx, seat: i32, plane: i32| {
-        let choice = slot(ctx).borrow().as_ref().and_then(|s| {
-            let mover = s.person_to_act()?;
-            if mover.index() as i32 != seat {
-                return None;
-            }
-            let spot = s.game.game().table().planes[mover.index()].get(plane as usize)?;
-            // The tapped plane's square: its single move first, else its stack's.
-            let list = choices(s);
-            list.iter()
-                .find(|(mv, plan)| plan.from == *spot && matches!(mv, AeroplaneMove::Plane(_)))
-                .or_else(|| list.iter().find(|(_, plan)| plan.from == *spot))
-                .map(|(mv, _)| (mover, *mv))
-        });
-        if let Some((seat, mv)) = choice {
-            act(ctx, Actor::Seat(seat), Action::Play(mv));
-        }
-    }));
-    a.on_resign(handler0(ctx, |ctx| {
-        let seat = slot(ctx).borrow().as_ref().and_then(|s| match &s.remote {
-            Some(r) => Seat::new(r.seat),
-            None => s.person_to_act(),
-        });
-        if let Some(seat) = seat {
-            act(ctx, Actor::Seat(seat), Action::Resign);
-        }
-    }));
+    a.on_choose(handler(ctx, choose));
+    a.on_plane_clicked(handler2(ctx, plane_clicked));
+    a.on_resign(handler0(ctx, resign));
     a.on_review(handler0(ctx, |ctx| {
         if let Some(s) = slot(ctx).borrow_mut().as_mut() {
             s.timer.stop();
@@ -196,6 +162,49 @@ pub fn connect(ctx: &Rc<Ctx>) {
         ctx.reset_to(Screen::Home);
         super::new_game::open(ctx, GameKind::Aeroplane);
     }));
+}
+
+/// The player takes the move of the button `index`.
+fn choose(ctx: &Rc<Ctx>, index: i32) {
+    let choice = slot(ctx).borrow().as_ref().and_then(|s| {
+        let seat = s.person_to_act()?;
+        let mv = choices(s).into_iter().nth(usize::try_from(index).ok()?)?.0;
+        Some((seat, mv))
+    });
+    if let Some((seat, mv)) = choice {
+        act(ctx, Actor::Seat(seat), Action::Play(mv));
+    }
+}
+
+/// A plane tapped on the board: its single move first, else its stack's.
+fn plane_clicked(ctx: &Rc<Ctx>, seat: i32, plane: i32) {
+    let choice = slot(ctx).borrow().as_ref().and_then(|s| {
+        let mover = s.person_to_act()?;
+        if mover.index() as i32 != seat {
+            return None;
+        }
+        let spot = s.game.game().table().planes[mover.index()].get(plane as usize)?;
+        // The tapped plane's square: its single move first, else its stack's.
+        let list = choices(s);
+        list.iter()
+            .find(|(mv, plan)| plan.from == *spot && matches!(mv, AeroplaneMove::Plane(_)))
+            .or_else(|| list.iter().find(|(_, plan)| plan.from == *spot))
+            .map(|(mv, _)| (mover, *mv))
+    });
+    if let Some((seat, mv)) = choice {
+        act(ctx, Actor::Seat(seat), Action::Play(mv));
+    }
+}
+
+/// This device's seat resigns (in a game on this device, the seat to act).
+fn resign(ctx: &Rc<Ctx>) {
+    let seat = slot(ctx).borrow().as_ref().and_then(|s| match &s.remote {
+        Some(r) => Seat::new(r.seat),
+        None => s.person_to_act(),
+    });
+    if let Some(seat) = seat {
+        act(ctx, Actor::Seat(seat), Action::Resign);
+    }
 }
 
 /// Starts a game on this device: `computers` names each seat's computer player (`None` for a
@@ -805,96 +814,24 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<AeroplaneAdapter>();
     let ring = ring();
-    let (game, happened) = match s.review {
-        Some(ply) => match replay_to(&s.game.record(), ply) {
-            Ok(pair) => pair,
-            Err(_) => (s.game.clone(), s.happened.clone()),
-        },
-        None => (s.game.clone(), s.happened.clone()),
-    };
+    let (game, happened) = shown_game(s);
     let state = game.game();
     let table = state.table();
-    let person = if s.review.is_none() {
-        s.person_to_act()
-    } else {
-        None
-    };
-    let choosing: Vec<(AeroplaneMove, Plan)> = if person.is_some() {
+    let person = s.review.is_none().then(|| s.person_to_act()).flatten();
+    let choosing = if person.is_some() {
         choices(s)
     } else {
         Vec::new()
     };
-    let last: Vec<(Seat, u8)> = state
-        .last_move()
-        .map(|p| p.planes.iter().map(|&q| (p.seat, q)).collect())
-        .unwrap_or_default();
-    let mut planes: Vec<AeroPlane> = Vec::new();
-    for (i, spots) in table.planes.iter().enumerate() {
-        let seat = Seat::new(i as u8).unwrap_or(Seat::FIRST);
-        let colour = table.colours[i];
-        for (p, spot) in spots.iter().enumerate() {
-            let on_board = !matches!(spot, Spot::Hangar | Spot::Step(GOAL));
-            // A seat's planes on one square are drawn once, with their count.
-            if on_board && spots[..p].contains(spot) {
-                continue;
-            }
-            let count = if on_board {
-                spots.iter().filter(|q| *q == spot).count()
-            } else {
-                1
-            };
-            let (mut x, mut y) = spot_cell(&ring, colour, *spot, p);
-            // Another seat's planes on the same square (after a step back) sit beside them.
-            if on_board
-                && planes
-                    .iter()
-                    .any(|q| q.seat != i as i32 && (q.x - x).abs() < 0.1 && (q.y - y).abs() < 0.1)
-            {
-                x += 0.3;
-                y -= 0.3;
-            }
-            let movable =
-                person == Some(seat) && choosing.iter().any(|(_, plan)| plan.from == *spot);
-            planes.push(AeroPlane {
-                x,
-                y,
-                colour: colour.index() as i32,
-                seat: i as i32,
-                plane: p as i32,
-                count: count as i32,
-                movable,
-                finished: spot.is_finished(),
-                last: last.contains(&(seat, p as u8)),
-            });
-        }
-    }
     let order: Vec<i32> = match game.outcome().map(|o| o.result) {
         Some(GameResult::Ranking { order }) => order.iter().map(|s| s.index() as i32).collect(),
         _ => state.finished().iter().map(|s| s.index() as i32).collect(),
     };
-    let seats: Vec<AeroSeat> = table
-        .colours
-        .iter()
-        .enumerate()
-        .map(|(i, colour)| AeroSeat {
-            colour: colour.index() as i32,
-            name: s.names.get(i).cloned().unwrap_or_default().into(),
-            computer: match s.computers.get(i).copied().flatten() {
-                Some(Strength::Easy) => "easy".into(),
-                Some(Strength::Strong) => "strong".into(),
-                None => "".into(),
-            },
-            home: table.planes[i].iter().filter(|p| p.is_finished()).count() as i32,
-            place: order
-                .iter()
-                .position(|&o| o == i as i32)
-                .map_or(0, |p| p as i32 + 1),
-        })
-        .collect();
+    let planes = plane_models(state, &ring, person, &choosing);
     a.set_cells(ModelRc::new(VecModel::from(board_cells(&ring))));
     a.set_flights(flight_paths(&ring).into());
     a.set_planes(ModelRc::new(VecModel::from(planes)));
-    a.set_seats(ModelRc::new(VecModel::from(seats)));
+    a.set_seats(ModelRc::new(VecModel::from(seat_models(s, table, &order))));
     a.set_turn(match game.to_act() {
         ToAct::Seat(seat) => seat.index() as i32,
         ToAct::Chance => state.turn().index() as i32,
@@ -902,20 +839,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     });
     a.set_die(state.last_roll().map_or(0, |(_, v)| i32::from(v)));
     a.set_can_roll(person.is_some() && state.phase() == Phase::Roll);
-    a.set_choices(ModelRc::new(VecModel::from(
-        choosing
-            .iter()
-            .map(|(mv, plan)| AeroChoice {
-                plane: match mv {
-                    AeroplaneMove::Plane(p) | AeroplaneMove::Stack(p) => i32::from(*p),
-                    _ => 0,
-                },
-                stack: matches!(mv, AeroplaneMove::Stack(_)),
-                from: plan.from.step().map_or(-1, i32::from),
-                to: plan.to().step().map_or(-1, i32::from),
-            })
-            .collect::<Vec<_>>(),
-    )));
+    a.set_choices(ModelRc::new(VecModel::from(choice_models(&choosing))));
     a.set_thinking(s.review.is_none() && s.computer_to_act().is_some());
     a.set_event(happened.code.into());
     a.set_event_seat(happened.seat.map_or(-1, |s| s.index() as i32));
@@ -935,6 +859,114 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     a.set_reason(s.game.outcome().map_or("", |o| o.reason.as_str()).into());
     a.set_review_ply(s.review.unwrap_or(0) as i32);
     a.set_review_plies(s.game.version() as i32);
+    set_correspondence(&a, s);
+}
+
+/// The game as the screen shows it: in review, replayed to the action on screen.
+fn shown_game(s: &AeroplaneSession) -> (Match<Aeroplane>, Happened) {
+    match s.review.map(|ply| replay_to(&s.game.record(), ply)) {
+        Some(Ok(pair)) => pair,
+        _ => (s.game.clone(), s.happened.clone()),
+    }
+}
+
+/// Every plane on the board or in its hangar: a seat's planes on one square drawn once with
+/// their count, the ones `person` may move with this roll marked.
+fn plane_models(
+    state: &Aeroplane,
+    ring: &[(f32, f32)],
+    person: Option<Seat>,
+    choosing: &[(AeroplaneMove, Plan)],
+) -> Vec<AeroPlane> {
+    let table = state.table();
+    let last: Vec<(Seat, u8)> = state
+        .last_move()
+        .map(|p| p.planes.iter().map(|&q| (p.seat, q)).collect())
+        .unwrap_or_default();
+    let mut planes: Vec<AeroPlane> = Vec::new();
+    for (i, spots) in table.planes.iter().enumerate() {
+        let seat = Seat::new(i as u8).unwrap_or(Seat::FIRST);
+        let colour = table.colours[i];
+        for (p, spot) in spots.iter().enumerate() {
+            let on_board = !matches!(spot, Spot::Hangar | Spot::Step(GOAL));
+            if on_board && spots[..p].contains(spot) {
+                continue;
+            }
+            let count = if on_board {
+                spots.iter().filter(|q| *q == spot).count()
+            } else {
+                1
+            };
+            let (mut x, mut y) = spot_cell(ring, colour, *spot, p);
+            // Another seat's planes on the same square (after a step back) sit beside them.
+            let taken = |q: &AeroPlane| {
+                q.seat != i as i32 && (q.x - x).abs() < 0.1 && (q.y - y).abs() < 0.1
+            };
+            if on_board && planes.iter().any(taken) {
+                x += 0.3;
+                y -= 0.3;
+            }
+            planes.push(AeroPlane {
+                x,
+                y,
+                colour: colour.index() as i32,
+                seat: i as i32,
+                plane: p as i32,
+                count: count as i32,
+                movable: person == Some(seat) && choosing.iter().any(|(_, c)| c.from == *spot),
+                finished: spot.is_finished(),
+                last: last.contains(&(seat, p as u8)),
+            });
+        }
+    }
+    planes
+}
+
+/// Each seat: its colour, name or computer, planes home and finishing place.
+fn seat_models(
+    s: &AeroplaneSession,
+    table: &qiguan_core::aeroplane::Table,
+    order: &[i32],
+) -> Vec<AeroSeat> {
+    table
+        .colours
+        .iter()
+        .enumerate()
+        .map(|(i, colour)| AeroSeat {
+            colour: colour.index() as i32,
+            name: s.names.get(i).cloned().unwrap_or_default().into(),
+            computer: match s.computers.get(i).copied().flatten() {
+                Some(Strength::Easy) => "easy".into(),
+                Some(Strength::Strong) => "strong".into(),
+                None => "".into(),
+            },
+            home: table.planes[i].iter().filter(|p| p.is_finished()).count() as i32,
+            place: order
+                .iter()
+                .position(|&o| o == i as i32)
+                .map_or(0, |p| p as i32 + 1),
+        })
+        .collect()
+}
+
+/// The moves this roll allows, as buttons.
+fn choice_models(choosing: &[(AeroplaneMove, Plan)]) -> Vec<AeroChoice> {
+    choosing
+        .iter()
+        .map(|(mv, plan)| AeroChoice {
+            plane: match mv {
+                AeroplaneMove::Plane(p) | AeroplaneMove::Stack(p) => i32::from(*p),
+                _ => 0,
+            },
+            stack: matches!(mv, AeroplaneMove::Stack(_)),
+            from: plan.from.step().map_or(-1, i32::from),
+            to: plan.to().step().map_or(-1, i32::from),
+        })
+        .collect()
+}
+
+/// Where a correspondence game stands: this device's seat, what it waits for, the invite.
+fn set_correspondence(a: &AeroplaneAdapter<'_>, s: &AeroplaneSession) {
     a.set_online(s.remote.is_some());
     a.set_my_seat(s.remote.as_ref().map_or(-1, |r| i32::from(r.seat)));
     let waiting = match (&s.remote, s.game.to_act()) {

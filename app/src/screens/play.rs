@@ -448,26 +448,8 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     let Some(s) = guard.as_ref() else { return };
     let game = s.game.game();
     let pos = game.position();
-    let targets: Vec<Square> = match s.selected {
-        Some(from) => pos
-            .legal_moves()
-            .into_iter()
-            .filter(|m| m.from == from)
-            .map(|m| m.to)
-            .collect(),
-        None => Vec::new(),
-    };
     let moves: Vec<Move> = game.moves().collect();
-    let marks = Marks {
-        selected: s.selected,
-        targets: if s.pending.is_some() {
-            s.pending.iter().map(|m| m.to).collect()
-        } else {
-            targets
-        },
-        last: moves.last().copied(),
-        check: check_square(pos),
-    };
+    let marks = marks(s, moves.last().copied());
     sync(&s.cells, board_view::cells(pos, &marks));
     sync(
         &s.moves,
@@ -504,14 +486,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     a.set_can_undo(s.remote.is_none() && !s.game.actions().is_empty());
     a.set_online(s.remote.is_some());
     a.set_my_seat(s.remote.as_ref().map_or(-1, |r| r.seat as i32));
-    if let Some(r) = &s.remote {
-        let status = if r.invite_code.is_some() {
-            "joining"
-        } else if outcome.is_none() && to_move != r.seat as i32 {
-            "waiting"
-        } else {
-            ""
-        };
+    if let Some(status) = correspondence_status(s, to_move) {
         a.set_sync_status(status.into());
     }
     a.set_draw_offer_by(s.game.draw_offer().map_or(-1, |o| o.by.index() as i32));
@@ -524,6 +499,41 @@ pub fn refresh(ctx: &Rc<Ctx>) {
             .unwrap_or_default()
             .into(),
     );
+}
+
+/// The board's marks: the selected piece and where it may go (or the move waiting to be
+/// confirmed), the last move, and a king in check.
+fn marks(s: &PlaySession, last: Option<Move>) -> Marks {
+    let pos = s.game.game().position();
+    let targets: Vec<Square> = match (s.pending, s.selected) {
+        (Some(pending), _) => vec![pending.to],
+        (None, Some(from)) => pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.from == from)
+            .map(|m| m.to)
+            .collect(),
+        (None, None) => Vec::new(),
+    };
+    Marks {
+        selected: s.selected,
+        targets,
+        last,
+        check: check_square(pos),
+    }
+}
+
+/// What a correspondence game waits for: the opponent to join, or to move (`None` for a game
+/// on this device).
+fn correspondence_status(s: &PlaySession, to_move: i32) -> Option<&'static str> {
+    let r = s.remote.as_ref()?;
+    Some(if r.invite_code.is_some() {
+        "joining"
+    } else if s.game.outcome().is_none() && to_move != r.seat as i32 {
+        "waiting"
+    } else {
+        ""
+    })
 }
 
 /// The PlaySession slot in the context.
