@@ -1,9 +1,10 @@
 //! What the games with a secret deployment (Junqi, Sea-land-air) answer from a seat's view, so
 //! that a client knows the phase, its side and whether a layout is legal without the
 //! authority's state: the app's screens and its sync client ask these, never the view's JSON.
+//! Each game answers in its own `deployment` module.
 
-use crate::junqi::{self, Junqi, JunqiMove, JunqiView, Side, Visibility};
-use crate::sealandair::{self, SeaLandAir, SeaLandAirMove, SeaLandAirView};
+use crate::junqi::{Junqi, Side};
+use crate::sealandair::SeaLandAir;
 use crate::{Action, GameKind, MatchView, Rules, Seat};
 
 /// A fight as a viewer saw it: where, and which pieces it removed.
@@ -61,193 +62,6 @@ pub trait Deploys: Rules {
     fn deploy(layout: &Self::Deployment) -> Result<Self::Move, Vec<String>>;
 }
 
-impl Deploys for Junqi {
-    type Deployment = junqi::Deployment;
-    type Point = junqi::Point;
-    type Seen = junqi::SeenPlay;
-
-    fn point(index: usize) -> Option<junqi::Point> {
-        junqi::Point::from_index(index)
-    }
-
-    fn has_piece(layout: &junqi::Deployment, p: junqi::Point) -> bool {
-        layout.pieces.iter().any(|(at, _)| *at == p)
-    }
-
-    /// Any two of a side's pieces trade places.
-    fn swap(layout: &mut junqi::Deployment, a: junqi::Point, b: junqi::Point) -> bool {
-        let rank_at = |p| layout.pieces.iter().find(|(q, _)| *q == p).map(|x| x.1);
-        let (Some(ra), Some(rb)) = (rank_at(a), rank_at(b)) else {
-            return false;
-        };
-        for (p, rank) in &mut layout.pieces {
-            if *p == a {
-                *rank = rb;
-            } else if *p == b {
-                *rank = ra;
-            }
-        }
-        true
-    }
-
-    fn last_play(view: &JunqiView) -> Option<&junqi::SeenPlay> {
-        view.last.as_ref()
-    }
-
-    fn fight(seen: &junqi::SeenPlay) -> Option<Fight> {
-        let junqi::JunqiEvent::Battle {
-            mv,
-            attacker_removed,
-            defender_removed,
-            ..
-        } = &seen.event
-        else {
-            return None;
-        };
-        let name = |piece: &Option<junqi::SeenPiece>| match piece {
-            Some(p) => p.rank.map_or_else(|| "?".into(), |r| r.chinese().into()),
-            None => String::new(),
-        };
-        let flag = seen
-            .defender
-            .as_ref()
-            .is_some_and(|d| d.rank == Some(junqi::Rank::Flag));
-        Some(Fight {
-            at: mv
-                .parse::<junqi::Move>()
-                .map(|m| m.to.to_string())
-                .unwrap_or_default(),
-            attacker_removed: *attacker_removed,
-            defender_removed: *defender_removed,
-            flag_taken: flag && !attacker_removed && *defender_removed,
-            sent_home: false,
-            names: [name(&seen.mover), name(&seen.defender)],
-            attacker_side: seen.mover.as_ref().map(|p| p.side),
-        })
-    }
-
-    /// Flip mode deals face down and has no deployment.
-    fn view_deploying(view: &JunqiView) -> bool {
-        view.visibility != Visibility::Flip && view.deployed.iter().any(|d| !d)
-    }
-
-    fn view_deployed(view: &JunqiView, seat: Seat) -> bool {
-        Self::view_side(view, seat).is_some_and(|side| view.deployed[side as usize])
-    }
-
-    fn view_side(view: &JunqiView, seat: Seat) -> Option<Side> {
-        view.colours.get(seat.index()).copied().flatten()
-    }
-
-    fn layout_of(mv: &JunqiMove, side: Side) -> Option<Result<junqi::Deployment, String>> {
-        match mv {
-            JunqiMove::Deploy(text) => Some(junqi::Deployment::from_text(side, text)),
-            _ => None,
-        }
-    }
-
-    fn deploy(layout: &junqi::Deployment) -> Result<JunqiMove, Vec<String>> {
-        layout
-            .validate()
-            .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-        Ok(JunqiMove::Deploy(layout.to_text()))
-    }
-}
-
-impl Deploys for SeaLandAir {
-    type Deployment = sealandair::Deployment;
-    type Point = sealandair::Point;
-    type Seen = sealandair::SeenPlay;
-
-    fn point(index: usize) -> Option<sealandair::Point> {
-        sealandair::Point::from_index(index)
-    }
-
-    fn has_piece(layout: &sealandair::Deployment, p: sealandair::Point) -> bool {
-        layout.kind_at(p).is_some()
-    }
-
-    /// Land trades with land, ships with ships, planes with planes.
-    fn swap(
-        layout: &mut sealandair::Deployment,
-        a: sealandair::Point,
-        b: sealandair::Point,
-    ) -> bool {
-        if a.layer() != b.layer() || !Self::has_piece(layout, a) || !Self::has_piece(layout, b) {
-            return false;
-        }
-        layout.swap(a, b);
-        true
-    }
-
-    fn last_play(view: &SeaLandAirView) -> Option<&sealandair::SeenPlay> {
-        view.last.as_ref()
-    }
-
-    fn fight(seen: &sealandair::SeenPlay) -> Option<Fight> {
-        let sealandair::SeaLandAirEvent::Battle {
-            mv,
-            attacker_removed,
-            defender_removed,
-            sent_home,
-            ..
-        } = &seen.event
-        else {
-            return None;
-        };
-        let name = |piece: &Option<sealandair::SeenPiece>| match piece {
-            Some(p) => p.kind.map_or_else(|| "?".into(), |k| k.short().into()),
-            None => String::new(),
-        };
-        let flag = seen
-            .defender
-            .as_ref()
-            .is_some_and(|d| d.kind == Some(sealandair::Kind::Flag));
-        Some(Fight {
-            at: mv
-                .parse::<sealandair::Move>()
-                .map(|m| m.to.to_string())
-                .unwrap_or_default(),
-            attacker_removed: *attacker_removed,
-            defender_removed: *defender_removed,
-            flag_taken: flag && *defender_removed,
-            sent_home: sent_home.is_some(),
-            names: [name(&seen.mover), name(&seen.defender)],
-            attacker_side: seen.mover.as_ref().map(|p| p.side),
-        })
-    }
-
-    fn view_deploying(view: &SeaLandAirView) -> bool {
-        view.deployed.iter().any(|d| !d)
-    }
-
-    fn view_deployed(view: &SeaLandAirView, seat: Seat) -> bool {
-        view.deployed.get(seat.index()).copied().unwrap_or(false)
-    }
-
-    /// Seat 0 plays South, seat 1 North.
-    fn view_side(_: &SeaLandAirView, seat: Seat) -> Option<Side> {
-        Some(sealandair::state::side_of(seat))
-    }
-
-    fn layout_of(
-        mv: &SeaLandAirMove,
-        side: Side,
-    ) -> Option<Result<sealandair::Deployment, String>> {
-        match mv {
-            SeaLandAirMove::Deploy(text) => Some(sealandair::Deployment::from_text(side, text)),
-            _ => None,
-        }
-    }
-
-    fn deploy(layout: &sealandair::Deployment) -> Result<SeaLandAirMove, Vec<String>> {
-        layout
-            .validate()
-            .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-        Ok(SeaLandAirMove::Deploy(layout.to_text()))
-    }
-}
-
 /// Checks a deployment action against `seat`'s view before it is sent: `Ok` for anything that
 /// is no deployment, else every problem of the layout (a layout that does not read, or one
 /// that breaks a placement rule).
@@ -297,8 +111,8 @@ pub fn check_layout_json(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::junqi::JunqiOptions;
-    use crate::sealandair::SeaLandAirOptions;
+    use crate::junqi::{self, JunqiOptions, Visibility};
+    use crate::sealandair::{self, SeaLandAirOptions};
     use crate::{Actor, Match, Viewer};
 
     fn junqi(visibility: Visibility) -> Match<Junqi> {

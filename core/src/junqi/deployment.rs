@@ -3,6 +3,9 @@
 
 use super::board::{COLUMNS, Point};
 use super::pieces::{Rank, Side};
+use crate::Seat;
+use crate::deploy::{Deploys, Fight};
+use crate::junqi::{self, Junqi, JunqiMove, JunqiView, Visibility};
 use std::fmt;
 
 /// One side's placement: the kind on each of its 25 deployable points. The constructors keep
@@ -318,3 +321,98 @@ const CLASSICS: [(&str, [&str; 6]); 3] = [
         ],
     ),
 ];
+
+// What a seat's view answers about the deployment (see `crate::deploy`).
+
+impl Deploys for Junqi {
+    type Deployment = Deployment;
+    type Point = Point;
+    type Seen = junqi::SeenPlay;
+
+    fn point(index: usize) -> Option<Point> {
+        Point::from_index(index)
+    }
+
+    fn has_piece(layout: &Deployment, p: Point) -> bool {
+        layout.pieces.iter().any(|(at, _)| *at == p)
+    }
+
+    /// Any two of a side's pieces trade places.
+    fn swap(layout: &mut Deployment, a: Point, b: Point) -> bool {
+        let rank_at = |p| layout.pieces.iter().find(|(q, _)| *q == p).map(|x| x.1);
+        let (Some(ra), Some(rb)) = (rank_at(a), rank_at(b)) else {
+            return false;
+        };
+        for (p, rank) in &mut layout.pieces {
+            if *p == a {
+                *rank = rb;
+            } else if *p == b {
+                *rank = ra;
+            }
+        }
+        true
+    }
+
+    fn last_play(view: &JunqiView) -> Option<&junqi::SeenPlay> {
+        view.last.as_ref()
+    }
+
+    fn fight(seen: &junqi::SeenPlay) -> Option<Fight> {
+        let junqi::JunqiEvent::Battle {
+            mv,
+            attacker_removed,
+            defender_removed,
+            ..
+        } = &seen.event
+        else {
+            return None;
+        };
+        let name = |piece: &Option<junqi::SeenPiece>| match piece {
+            Some(p) => p.rank.map_or_else(|| "?".into(), |r| r.chinese().into()),
+            None => String::new(),
+        };
+        let flag = seen
+            .defender
+            .as_ref()
+            .is_some_and(|d| d.rank == Some(Rank::Flag));
+        Some(Fight {
+            at: mv
+                .parse::<junqi::Move>()
+                .map(|m| m.to.to_string())
+                .unwrap_or_default(),
+            attacker_removed: *attacker_removed,
+            defender_removed: *defender_removed,
+            flag_taken: flag && !attacker_removed && *defender_removed,
+            sent_home: false,
+            names: [name(&seen.mover), name(&seen.defender)],
+            attacker_side: seen.mover.as_ref().map(|p| p.side),
+        })
+    }
+
+    /// Flip mode deals face down and has no deployment.
+    fn view_deploying(view: &JunqiView) -> bool {
+        view.visibility != Visibility::Flip && view.deployed.iter().any(|d| !d)
+    }
+
+    fn view_deployed(view: &JunqiView, seat: Seat) -> bool {
+        Self::view_side(view, seat).is_some_and(|side| view.deployed[side as usize])
+    }
+
+    fn view_side(view: &JunqiView, seat: Seat) -> Option<Side> {
+        view.colours.get(seat.index()).copied().flatten()
+    }
+
+    fn layout_of(mv: &JunqiMove, side: Side) -> Option<Result<Deployment, String>> {
+        match mv {
+            JunqiMove::Deploy(text) => Some(Deployment::from_text(side, text)),
+            _ => None,
+        }
+    }
+
+    fn deploy(layout: &Deployment) -> Result<JunqiMove, Vec<String>> {
+        layout
+            .validate()
+            .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+        Ok(JunqiMove::Deploy(layout.to_text()))
+    }
+}

@@ -4,7 +4,10 @@
 
 use super::board::{Label, Point, map, placement_order};
 use super::pieces::{Domain, Kind};
+use crate::Seat;
+use crate::deploy::{Deploys, Fight};
 use crate::junqi::Side;
+use crate::sealandair::{self, SeaLandAir, SeaLandAirMove, SeaLandAirView};
 use std::fmt;
 
 /// One side's placement: the kind on each of its 37 placement points, in text order.
@@ -275,5 +278,94 @@ impl Rng {
             let j = self.below(i + 1);
             items.swap(i, j);
         }
+    }
+}
+
+// What a seat's view answers about the deployment (see `crate::deploy`).
+
+impl Deploys for SeaLandAir {
+    type Deployment = Deployment;
+    type Point = Point;
+    type Seen = sealandair::SeenPlay;
+
+    fn point(index: usize) -> Option<Point> {
+        Point::from_index(index)
+    }
+
+    fn has_piece(layout: &Deployment, p: Point) -> bool {
+        layout.kind_at(p).is_some()
+    }
+
+    /// Land trades with land, ships with ships, planes with planes.
+    fn swap(layout: &mut Deployment, a: Point, b: Point) -> bool {
+        if a.layer() != b.layer() || !Self::has_piece(layout, a) || !Self::has_piece(layout, b) {
+            return false;
+        }
+        layout.swap(a, b);
+        true
+    }
+
+    fn last_play(view: &SeaLandAirView) -> Option<&sealandair::SeenPlay> {
+        view.last.as_ref()
+    }
+
+    fn fight(seen: &sealandair::SeenPlay) -> Option<Fight> {
+        let sealandair::SeaLandAirEvent::Battle {
+            mv,
+            attacker_removed,
+            defender_removed,
+            sent_home,
+            ..
+        } = &seen.event
+        else {
+            return None;
+        };
+        let name = |piece: &Option<sealandair::SeenPiece>| match piece {
+            Some(p) => p.kind.map_or_else(|| "?".into(), |k| k.short().into()),
+            None => String::new(),
+        };
+        let flag = seen
+            .defender
+            .as_ref()
+            .is_some_and(|d| d.kind == Some(Kind::Flag));
+        Some(Fight {
+            at: mv
+                .parse::<sealandair::Move>()
+                .map(|m| m.to.to_string())
+                .unwrap_or_default(),
+            attacker_removed: *attacker_removed,
+            defender_removed: *defender_removed,
+            flag_taken: flag && *defender_removed,
+            sent_home: sent_home.is_some(),
+            names: [name(&seen.mover), name(&seen.defender)],
+            attacker_side: seen.mover.as_ref().map(|p| p.side),
+        })
+    }
+
+    fn view_deploying(view: &SeaLandAirView) -> bool {
+        view.deployed.iter().any(|d| !d)
+    }
+
+    fn view_deployed(view: &SeaLandAirView, seat: Seat) -> bool {
+        view.deployed.get(seat.index()).copied().unwrap_or(false)
+    }
+
+    /// Seat 0 plays South, seat 1 North.
+    fn view_side(_: &SeaLandAirView, seat: Seat) -> Option<Side> {
+        Some(sealandair::state::side_of(seat))
+    }
+
+    fn layout_of(mv: &SeaLandAirMove, side: Side) -> Option<Result<Deployment, String>> {
+        match mv {
+            SeaLandAirMove::Deploy(text) => Some(Deployment::from_text(side, text)),
+            _ => None,
+        }
+    }
+
+    fn deploy(layout: &Deployment) -> Result<SeaLandAirMove, Vec<String>> {
+        layout
+            .validate()
+            .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+        Ok(SeaLandAirMove::Deploy(layout.to_text()))
     }
 }
