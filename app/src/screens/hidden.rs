@@ -9,6 +9,7 @@ use crate::sync::ServerView;
 use qiguan_core::{
     Action, Actor, DrawOffer, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
 };
+use qiguan_ui::{SyncLine, Waiting};
 use serde::de::DeserializeOwned;
 use std::rc::Rc;
 
@@ -259,31 +260,33 @@ pub(crate) fn queue_remote<G: Rules>(
 }
 
 /// The line a correspondence game shows about the server: as [`super::sync_status`], and
-/// `offline-idle` when the server is away with nothing waiting.
-pub(crate) fn sync_line(online: bool, pending: usize) -> &'static str {
+/// `OfflineIdle` when the server is away with nothing waiting.
+pub(crate) fn sync_line(online: bool, pending: usize) -> SyncLine {
     match super::sync_status(online, pending) {
-        Some(status) => status,
-        None if !online => "offline-idle",
-        None => "",
+        Some("offline") => SyncLine::Offline,
+        Some(_) => SyncLine::Sending,
+        None if !online => SyncLine::OfflineIdle,
+        None => SyncLine::Current,
     }
 }
 
-/// What a correspondence game on screen waits for: `join` (the opponent to join), `sending`
-/// (this seat's action to reach the server), `deploy` (the opponent's deployment), `turn` (the
-/// opponent's move), or nothing. `deployed_first`: the game is still deploying and this seat
-/// has deployed.
+/// What a correspondence game on screen waits for: the opponent to join, this seat's action
+/// to reach the server, the opponent's deployment, the opponent's move, or nothing.
+/// `deployed_first`: the game is still deploying and this seat has deployed.
 pub(crate) fn waiting<G: Rules>(
     source: &Source<G>,
     remote: Option<&RemoteGame>,
     viewer: Seat,
     deployed_first: bool,
-) -> &'static str {
+) -> Waiting {
     let over = source.outcome().is_some();
     match (remote, source.seen()) {
-        (Some(r), _) if r.invite_code.is_some() => "join",
-        (Some(_), Some(seen)) if !seen.pending.is_empty() => "sending",
-        (Some(_), Some(_)) if deployed_first => "deploy",
-        (Some(_), Some(_)) if !over && !source.to_act().includes(Actor::Seat(viewer)) => "turn",
-        _ => "",
+        (Some(r), _) if r.invite_code.is_some() => Waiting::Join,
+        (Some(_), Some(seen)) if !seen.pending.is_empty() => Waiting::Sending,
+        (Some(_), Some(_)) if deployed_first => Waiting::Deploy,
+        (Some(_), Some(_)) if !over && !source.to_act().includes(Actor::Seat(viewer)) => {
+            Waiting::Turn
+        }
+        _ => Waiting::Nothing,
     }
 }

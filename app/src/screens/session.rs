@@ -377,18 +377,7 @@ pub(crate) fn set_sync_status<G: SecretGame>(ctx: &Rc<Ctx>, online: bool, pendin
     if on_screen && remote {
         ctx.ui()
             .global::<GameSession>()
-            .set_sync_line(sync_line(online, pending));
-    }
-}
-
-/// The sync line of a correspondence game: `offline` while actions wait for a server that is
-/// away, `offline-idle` when it is away with nothing waiting.
-pub(crate) fn sync_line(online: bool, pending: usize) -> SyncLine {
-    match hidden::sync_line(online, pending) {
-        "sending" => SyncLine::Sending,
-        "offline" => SyncLine::Offline,
-        "offline-idle" => SyncLine::OfflineIdle,
-        _ => SyncLine::Current,
+            .set_sync_line(hidden::sync_line(online, pending));
     }
 }
 
@@ -720,13 +709,7 @@ pub(crate) fn session_ui<G: SecretGame>(s: &Session<G>) -> SessionUi {
             None => -1,
         },
         online: s.remote.is_some(),
-        waiting: match hidden::waiting(&s.source, s.remote.as_ref(), s.viewer, deployed_first) {
-            "join" => Waiting::Join,
-            "sending" => Waiting::Sending,
-            "deploy" => Waiting::Deploy,
-            "turn" => Waiting::Turn,
-            _ => Waiting::Nothing,
-        },
+        waiting: hidden::waiting(&s.source, s.remote.as_ref(), s.viewer, deployed_first),
         invite: s
             .remote
             .as_ref()
@@ -886,9 +869,9 @@ mod tests {
 
     #[test]
     fn the_sync_line_is_typed() {
-        assert_eq!(sync_line(true, 0), SyncLine::Current);
-        assert_eq!(sync_line(true, 2), SyncLine::Sending);
-        assert_eq!(sync_line(false, 1), SyncLine::Offline);
-        assert_eq!(sync_line(false, 0), SyncLine::OfflineIdle);
+        assert_eq!(hidden::sync_line(true, 0), SyncLine::Current);
+        assert_eq!(hidden::sync_line(true, 2), SyncLine::Sending);
+        assert_eq!(hidden::sync_line(false, 1), SyncLine::Offline);
+        assert_eq!(hidden::sync_line(false, 0), SyncLine::OfflineIdle);
     }
 }
