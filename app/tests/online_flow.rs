@@ -9,7 +9,7 @@ use qiguan_app::settings::Language;
 use qiguan_app::store::GameId;
 use qiguan_app::sync::Correspondence;
 use qiguan_app::ui::{BattleBanner, GamePhase, GameSession, Waiting};
-use qiguan_app::ui::{Nav, OnlineAdapter, PlayAdapter, Screen, SettingsAdapter};
+use qiguan_app::ui::{Nav, OnlineAdapter, Screen, SettingsAdapter};
 use slint::ComponentHandle;
 use std::time::Duration;
 
@@ -71,8 +71,7 @@ fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {
     press(&app, "Done");
     press(&app, "Continue game 1");
     assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Play);
-    let play = app.window().global::<PlayAdapter>();
-    assert!(play.get_online());
+    assert!(app.window().global::<GameSession>().get_online());
     assert!(
         all(&app, "Undo").is_empty(),
         "no undo against a remote opponent"

@@ -1,6 +1,6 @@
-//! What the screens of the two-seat games with secrets (Junqi, Sea-land-air) share: where the
-//! game's truth lives (this device as referee, or a server), loading it, storing an action
-//! before it shows, and queueing one for the server.
+//! Where a game's truth lives (this device as the authority, or a server), loading it, storing
+//! an action before it shows, and queueing one for the server: a game with secrets as its
+//! seat's view, any other with its whole record.
 
 use crate::ctx::Ctx;
 use crate::online::Command;
@@ -239,6 +239,36 @@ pub(crate) fn store_and_apply<G: Rules>(
     Ok(())
 }
 
+/// Queues an action of a correspondence game whose whole record this device keeps (no
+/// secrets): applied to a copy, stored with the outbox entry in one transaction, then made the
+/// game's state, and the sync worker is asked to send it.
+pub(crate) fn queue_local<G: Rules>(
+    ctx: &Rc<Ctx>,
+    id: GameId,
+    source: &mut Source<G>,
+    actor: Actor,
+    action: &Action<G::Move>,
+) -> Result<(), String> {
+    let Source::Local(game) = source else {
+        return Err("a game with secrets is queued as its seat's view".into());
+    };
+    let mut next = game.clone();
+    next.apply(actor, action).map_err(|e| e.to_string())?;
+    let Some(entry) = next.actions().last().cloned() else {
+        return Ok(());
+    };
+    let standing = Standing::new(next.actions(), next.outcome());
+    let cid = crate::sync::new_action_id();
+    let now = ctx.now();
+    ctx.with_store(|store| {
+        store.queue_action(id, next.version() - 1, &entry, &standing, &cid, now)
+    })
+    .map_err(|e| e.to_string())?;
+    *game = next;
+    ctx.send(Command::Flush);
+    Ok(())
+}
+
 /// Queues a correspondence game's action for the server (stored before it shows as sent) and
 /// asks the sync worker to send it.
 pub(crate) fn queue_remote<G: Rules>(
@@ -280,13 +310,12 @@ pub(crate) fn waiting<G: Rules>(
     deployed_first: bool,
 ) -> Waiting {
     let over = source.outcome().is_some();
-    match (remote, source.seen()) {
-        (Some(r), _) if r.invite_code.is_some() => Waiting::Join,
-        (Some(_), Some(seen)) if !seen.pending.is_empty() => Waiting::Sending,
-        (Some(_), Some(_)) if deployed_first => Waiting::Deploy,
-        (Some(_), Some(_)) if !over && !source.to_act().includes(Actor::Seat(viewer)) => {
-            Waiting::Turn
-        }
-        _ => Waiting::Nothing,
+    match remote {
+        None => Waiting::Nothing,
+        Some(r) if r.invite_code.is_some() => Waiting::Join,
+        Some(_) if !source.pending().is_empty() => Waiting::Sending,
+        Some(_) if deployed_first => Waiting::Deploy,
+        Some(_) if !over && !source.to_act().includes(Actor::Seat(viewer)) => Waiting::Turn,
+        Some(_) => Waiting::Nothing,
     }
 }

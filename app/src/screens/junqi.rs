@@ -10,7 +10,8 @@
 //! secrets ([`super::session`]); this module brings Junqi's board, deployment and computer.
 
 use super::registry::GameEntry;
-use super::session::{self, BannerUi, BoardModel, SecretGame, Session};
+use super::secret::{self, BannerUi, SecretGame, secret_screen};
+use super::session::{self, BoardModel, GameScreen, Session};
 use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::random::random_seed;
@@ -31,9 +32,10 @@ const LAYOUT_KEY: &str = "junqi-layout:";
 /// Junqi in the registry of games.
 pub(crate) const ENTRY: GameEntry = session::entry::<Junqi>(connect);
 
-impl SecretGame for Junqi {
+impl GameScreen for Junqi {
     type Board = BoardModel<JunqiCell>;
     const SCREEN: Screen = Screen::Junqi;
+    secret_screen!();
 
     fn chosen_options(a: &NewGameAdapter<'_>) -> JunqiOptions {
         JunqiOptions {
@@ -56,6 +58,26 @@ impl SecretGame for Junqi {
         }
     }
 
+    /// Something one seat alone may see: its deployment, or (in referee mode) its pieces.
+    /// Flip mode hides nothing from one seat that the other sees.
+    fn has_secrets(s: &Session<Junqi>) -> bool {
+        match s.options().visibility {
+            Visibility::Referee => true,
+            Visibility::Open => s.deploying(),
+            Visibility::Flip => false,
+        }
+    }
+
+    fn computer_accepts_draw(view: &JunqiView, seat: Seat) -> bool {
+        bot::accepts_draw(view, seat)
+    }
+
+    fn computer_move(view: &JunqiView, seat: Seat, options: &JunqiOptions) -> Option<JunqiMove> {
+        bot::choose(view, seat, options, random_seed())
+    }
+}
+
+impl SecretGame for Junqi {
     fn tap_play(s: &mut Session<Junqi>, p: Point) -> Option<JunqiMove> {
         let legal = s.legal_moves();
         match s.selected {
@@ -81,35 +103,17 @@ impl SecretGame for Junqi {
         }
     }
 
-    /// Something one seat alone may see: its deployment, or (in referee mode) its pieces.
-    /// Flip mode hides nothing from one seat that the other sees.
-    fn has_secrets(s: &Session<Junqi>) -> bool {
-        match s.options().visibility {
-            Visibility::Referee => true,
-            Visibility::Open => s.deploying(),
-            Visibility::Flip => false,
-        }
-    }
-
     fn first_draft(s: &Session<Junqi>, seat: Seat) -> Option<Deployment> {
         let side = s.side_of(seat)?;
         Deployment::classic("稳守 Steady defence")
             .map(|d| if side == Side::South { d } else { d.mirror() })
     }
 
-    fn computer_accepts_draw(view: &JunqiView, seat: Seat) -> bool {
-        bot::accepts_draw(view, seat)
-    }
-
-    fn computer_move(view: &JunqiView, seat: Seat, options: &JunqiOptions) -> Option<JunqiMove> {
-        bot::choose(view, seat, options, random_seed())
-    }
-
     fn banner(_: &Session<Junqi>, view: &JunqiView) -> BannerUi {
         banner(view)
     }
 
-    fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Junqi>, view: &JunqiView) {
+    fn draw_board(ctx: &Rc<Ctx>, s: &Session<Junqi>, view: &JunqiView) {
         refresh_board(ctx, s, view);
     }
 }
@@ -156,7 +160,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
         }
         session::refresh::<Junqi>(ctx);
     }));
-    a.on_deploy_ready(handler0(ctx, session::deploy_ready::<Junqi>));
+    a.on_deploy_ready(handler0(ctx, secret::deploy_ready::<Junqi>));
 }
 
 /// Replaces the viewer's draft deployment.

@@ -14,6 +14,7 @@ pub mod play;
 pub mod registry;
 pub mod replay;
 pub mod sealandair;
+pub mod secret;
 pub mod session;
 pub mod settings;
 
@@ -79,6 +80,7 @@ fn connect_session(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<qiguan_ui::GameSession>();
     a.on_handover_done(call(Call::HandoverDone));
+    a.on_undo(call(Call::Undo));
     a.on_resign(call(Call::Resign));
     a.on_offer_draw(call(Call::OfferDraw));
     a.on_review(call(Call::Review));

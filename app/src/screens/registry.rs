@@ -39,9 +39,9 @@ pub(crate) struct GameEntry {
     /// What the New game screen chose, for a correspondence game this device creates in the
     /// seat `side` chose on the correspondence screen.
     pub online: fn(&NewGameAdapter<'_>, u8) -> OnlineChoice,
-    /// What the players ask through the `GameSession` global (draw, resign, review, hand-over)
-    /// while its screen shows. Games whose screens still keep those controls on their own
-    /// adapters (Xiangqi, Aeroplane chess) ignore it.
+    /// What the players ask through the `GameSession` global (draw, resign, undo, review,
+    /// hand-over) while its screen shows. Aeroplane chess, whose screen still keeps those
+    /// controls on its own adapter, ignores it.
     pub session_call: fn(&Rc<Ctx>, Call),
 }
 

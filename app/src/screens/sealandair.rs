@@ -9,7 +9,8 @@
 //! this shares with Junqi's screen is in [`super::hidden`].
 
 use super::registry::GameEntry;
-use super::session::{self, BannerUi, BoardModel, SecretGame, Session};
+use super::secret::{self, BannerUi, SecretGame, secret_screen};
+use super::session::{self, BoardModel, GameScreen, Session};
 use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::random::random_seed;
@@ -28,9 +29,10 @@ use std::rc::Rc;
 /// Sea-land-air in the registry of games.
 pub(crate) const ENTRY: GameEntry = session::entry::<SeaLandAir>(connect);
 
-impl SecretGame for SeaLandAir {
+impl GameScreen for SeaLandAir {
     type Board = BoardModel<SlaCell>;
     const SCREEN: Screen = Screen::Sealandair;
+    secret_screen!();
 
     fn chosen_options(a: &NewGameAdapter<'_>) -> SeaLandAirOptions {
         SeaLandAirOptions {
@@ -39,6 +41,25 @@ impl SecretGame for SeaLandAir {
         }
     }
 
+    /// Open mode has nothing left to hide once both have deployed.
+    fn has_secrets(s: &Session<SeaLandAir>) -> bool {
+        !s.options().open || s.deploying()
+    }
+
+    fn computer_accepts_draw(view: &SeaLandAirView, seat: Seat) -> bool {
+        bot::accepts_draw(view, seat)
+    }
+
+    fn computer_move(
+        view: &SeaLandAirView,
+        seat: Seat,
+        _: &SeaLandAirOptions,
+    ) -> Option<SeaLandAirMove> {
+        bot::choose(view, seat, random_seed())
+    }
+}
+
+impl SecretGame for SeaLandAir {
     fn tap_play(s: &mut Session<SeaLandAir>, p: Point) -> Option<SeaLandAirMove> {
         let legal = go_moves(s);
         match s.selected {
@@ -60,32 +81,15 @@ impl SecretGame for SeaLandAir {
         }
     }
 
-    /// Open mode has nothing left to hide once both have deployed.
-    fn has_secrets(s: &Session<SeaLandAir>) -> bool {
-        !s.options().open || s.deploying()
-    }
-
     fn first_draft(_: &Session<SeaLandAir>, seat: Seat) -> Option<Deployment> {
         Some(Deployment::sensible(side_of(seat), random_seed()))
-    }
-
-    fn computer_accepts_draw(view: &SeaLandAirView, seat: Seat) -> bool {
-        bot::accepts_draw(view, seat)
-    }
-
-    fn computer_move(
-        view: &SeaLandAirView,
-        seat: Seat,
-        _: &SeaLandAirOptions,
-    ) -> Option<SeaLandAirMove> {
-        bot::choose(view, seat, random_seed())
     }
 
     fn banner(s: &Session<SeaLandAir>, view: &SeaLandAirView) -> BannerUi {
         banner(s, view)
     }
 
-    fn refresh_board(ctx: &Rc<Ctx>, s: &Session<SeaLandAir>, view: &SeaLandAirView) {
+    fn draw_board(ctx: &Rc<Ctx>, s: &Session<SeaLandAir>, view: &SeaLandAirView) {
         refresh_board(ctx, s, view);
     }
 }
@@ -119,7 +123,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
         }
         session::refresh::<SeaLandAir>(ctx);
     }));
-    a.on_deploy_ready(handler0(ctx, session::deploy_ready::<SeaLandAir>));
+    a.on_deploy_ready(handler0(ctx, secret::deploy_ready::<SeaLandAir>));
 }
 
 /// Two placement points of the same kind of place (land, sea, airport).

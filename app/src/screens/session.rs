@@ -1,8 +1,9 @@
-//! One session for the screens of the games with secrets (Junqi, Sea-land-air): open, load,
-//! act (stored before it shows, or queued for the server), the computer's turn, whose view
-//! shows and the hand-over screen, draw offers, resignation, review, reload after the sync
-//! worker changed the game, and the sync line. A game supplies only what is its own through
-//! [`SecretGame`]: its board, how a deployment starts, and its computer.
+//! One session for every game's screen: open, load, act (stored before it shows, or queued for
+//! the server), the computer's turn, whose view shows and the hand-over screen, draw offers,
+//! resignation, undo, review, reload after the sync worker changed the game, and the sync line.
+//! A game supplies only what is its own through [`GameScreen`]: its board, how a tap becomes a
+//! move, its New game options and its computer. The games with secrets add their deployment
+//! and battle banner through [`super::secret`].
 //!
 //! What the screen shows of the session is computed by [`session_ui`], a pure function, and
 //! handed to the `GameSession` global in one call.
@@ -13,46 +14,81 @@ use crate::ctx::{Ctx, Sessions};
 use crate::online::Command;
 use crate::random::os_pick;
 use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing};
-use qiguan_core::deploy::{Deploys, Fight};
-use qiguan_core::junqi::Side;
-use qiguan_core::{Action, Actor, GameResult, Match, MatchView, Outcome, Seat, ToAct, Viewer};
+use qiguan_core::{
+    Action, Actor, GameResult, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
+};
 use qiguan_ui::{
-    Battle, BattleBanner, GameOutcome, GamePhase, GameSession, NewGameAdapter, ResultKind, Screen,
-    SyncLine, Waiting,
+    GameOutcome, GamePhase, GameSession, NewGameAdapter, ResultKind, Screen, SyncLine, Waiting,
 };
 use serde::de::DeserializeOwned;
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// What a game with secrets brings to the shared session.
-pub(crate) trait SecretGame: Deploys<View: DeserializeOwned> + Sized + 'static {
-    /// What the screen keeps of its own (its models).
+/// What a game brings to the shared session: its board, how a tap becomes a move, its New
+/// game options and its computer. Everything else (storing, the outbox, whose turn shows, draws,
+/// resignation, undo, review, the end) is the session's.
+pub(crate) trait GameScreen: Rules<View: DeserializeOwned> + Sized + 'static {
+    /// What the screen keeps of its own (its models, and state between taps).
     type Board: Default + 'static;
+    /// A place on the board a tap selects.
+    type Spot: Copy + PartialEq + 'static;
+    /// What a player arranges before play starts (a deployment).
+    type Draft: Clone + 'static;
+    /// What tells one last play from another (a new one raises the banner over the board).
+    type Shown: Clone + PartialEq + 'static;
     /// The screen it is played on.
     const SCREEN: Screen;
+    /// Pieces are hidden while the game runs; the end shows them all.
+    const HIDES_PIECES: bool = false;
+    /// Two people at one device may take back the last move.
+    const UNDO: bool = false;
 
     /// The options New game chose.
     fn chosen_options(a: &NewGameAdapter<'_>) -> Self::Options;
-    /// A tap at `p` in play: the move it completes, if any (else it changes the selection).
-    fn tap_play(session: &mut Session<Self>, p: Self::Point) -> Option<Self::Move>;
+    /// The players' names and the computer's seat New game chose.
+    fn chosen_seats(a: &NewGameAdapter<'_>) -> (Vec<String>, Option<Seat>) {
+        super::new_game::two_seats(a)
+    }
+    /// A tap on the board's cell `index` while the viewer may act: the move it completes, if
+    /// any (else it changes the selection or the draft).
+    fn tap(ctx: &Rc<Ctx>, session: &mut Session<Self>, index: i32) -> Option<Self::Move>;
     /// Whether one seat may see something the other may not right now (a hand-over screen
     /// goes up between two people at one device).
-    fn has_secrets(session: &Session<Self>) -> bool;
-    /// The deployment a seat starts arranging from.
-    fn first_draft(session: &Session<Self>, seat: Seat) -> Option<Self::Deployment>;
+    fn has_secrets(_session: &Session<Self>) -> bool {
+        false
+    }
+    /// Each seat's colour as the screens name it (0 red, 1 blue, 2 black; -1 not known yet).
+    fn seat_colours(session: &Session<Self>) -> Vec<i32>;
+    /// After the viewer is settled (a new turn, a reload): the game's own state follows it.
+    fn settled(_session: &mut Session<Self>) {}
+    /// The viewer has sent what it arranged and waits for the other seat's.
+    fn deployed_first(_session: &Session<Self>) -> bool {
+        false
+    }
     /// The computer's answer to a draw offer.
-    fn computer_accepts_draw(view: &Self::View, seat: Seat) -> bool;
+    fn computer_accepts_draw(_view: &Self::View, _seat: Seat) -> bool {
+        false
+    }
     /// The computer's move, from its seat's view only.
-    fn computer_move(view: &Self::View, seat: Seat, options: &Self::Options) -> Option<Self::Move>;
-    /// What the banner over the board says of the last play.
-    fn banner(session: &Session<Self>, view: &Self::View) -> BannerUi;
+    fn computer_move(
+        _view: &Self::View,
+        _seat: Seat,
+        _options: &Self::Options,
+    ) -> Option<Self::Move> {
+        None
+    }
+    /// Opens the review of a stored game on a screen of its own; false when the review is
+    /// the session's (the same screen, stepping through the actions).
+    fn review_elsewhere(_ctx: &Rc<Ctx>, _id: GameId) -> bool {
+        false
+    }
     /// Draws the game's own part of the screen (its board and panels), from the viewer's view.
     fn refresh_board(ctx: &Rc<Ctx>, session: &Session<Self>, view: &Self::View);
 }
 
-/// A game with secrets on its screen.
-pub(crate) struct Session<G: SecretGame> {
+/// A game on its screen.
+pub(crate) struct Session<G: GameScreen> {
     pub id: GameId,
     pub source: Source<G>,
     pub players: [String; 2],
@@ -64,18 +100,18 @@ pub(crate) struct Session<G: SecretGame> {
     pub viewer: Seat,
     /// The hand-over screen is up: nothing of the board shows.
     pub handover: bool,
-    pub selected: Option<G::Point>,
+    pub selected: Option<G::Spot>,
     /// The viewer's deployment being arranged.
-    pub draft: Option<G::Deployment>,
+    pub draft: Option<G::Draft>,
     /// In review: the number of actions shown.
     pub review: Option<usize>,
     /// The last play whose banner has been shown, and to which seat (a new one shows when
     /// either differs).
-    pub shown: RefCell<Option<(Seat, G::Seen)>>,
+    pub shown: RefCell<Option<(Seat, G::Shown)>>,
     pub board: G::Board,
 }
 
-impl<G: SecretGame> Session<G> {
+impl<G: GameScreen> Session<G> {
     pub fn local(&self) -> Option<&Match<G>> {
         self.source.local()
     }
@@ -110,15 +146,6 @@ impl<G: SecretGame> Session<G> {
         self.source.version()
     }
 
-    pub fn deploying(&self) -> bool {
-        G::view_deploying(&self.view())
-    }
-
-    /// The side `seat` plays, as far as the viewer's view tells.
-    pub fn side_of(&self, seat: Seat) -> Option<Side> {
-        G::view_side(&self.view(), seat)
-    }
-
     /// The viewer's actions now.
     pub fn legal(&self) -> Vec<Action<G::Move>> {
         self.source.legal(self.viewer)
@@ -135,16 +162,9 @@ impl<G: SecretGame> Session<G> {
             .collect()
     }
 
-    /// The viewer's deployment waiting for the server, if any.
-    pub fn pending_deployment(&self) -> Option<G::Deployment> {
-        let side = self.side_of(self.viewer)?;
-        self.source
-            .pending()
-            .iter()
-            .find_map(|text| match text.parse::<Action<G::Move>>() {
-                Ok(Action::Play(mv)) => G::layout_of(&mv, side)?.ok(),
-                _ => None,
-            })
+    /// The viewer may move now.
+    pub fn viewer_to_act(&self) -> bool {
+        self.outcome().is_none() && self.to_act().includes(Actor::Seat(self.viewer))
     }
 
     /// The seat this device always shows: the person's against the computer, its own in a
@@ -153,6 +173,31 @@ impl<G: SecretGame> Session<G> {
         self.computer
             .map(|bot| bot.next(2))
             .or_else(|| self.remote.as_ref().and_then(|r| Seat::new(r.seat)))
+    }
+
+    /// The seat that may answer a standing draw offer from this screen: the viewer; in
+    /// pass-and-play of a game that hides no pieces, whichever player it is (both are at the
+    /// table). Where pieces are hidden the answer waits for the answerer's turn at the device.
+    pub fn answerer(&self) -> Option<Seat> {
+        if self.outcome().is_some() {
+            return None;
+        }
+        let can = |seat: Seat| self.source.legal(seat).contains(&Action::AcceptDraw);
+        if can(self.viewer) {
+            return Some(self.viewer);
+        }
+        let open_table = self.fixed_seat().is_none() && !G::HIDES_PIECES;
+        [Seat::FIRST, Seat::SECOND]
+            .into_iter()
+            .find(|&seat| open_table && can(seat))
+    }
+
+    /// Whether the last action may be taken back: two people at one device, nothing hidden.
+    pub fn can_undo(&self) -> bool {
+        G::UNDO
+            && self.remote.is_none()
+            && self.review.is_none()
+            && self.local().is_some_and(|g| !g.actions().is_empty())
     }
 
     /// What the screen shows: the hand-over cover, review, the end, deployment or play.
@@ -171,9 +216,9 @@ impl<G: SecretGame> Session<G> {
     }
 }
 
-/// The registry entry of a game with secrets: the shared session does everything but connect
-/// the game's own controls.
-pub(crate) const fn entry<G: SecretGame>(connect: fn(&Rc<Ctx>)) -> GameEntry {
+/// The registry entry of a game: the shared session does everything but connect the game's
+/// own controls.
+pub(crate) const fn entry<G: GameScreen>(connect: fn(&Rc<Ctx>)) -> GameEntry {
     GameEntry {
         kind: G::KIND,
         screen: G::SCREEN,
@@ -193,20 +238,20 @@ pub(crate) const fn entry<G: SecretGame>(connect: fn(&Rc<Ctx>)) -> GameEntry {
 
 /// Starts a game on this device with what New game chose: two people, or one against the
 /// computer.
-fn start_chosen<G: SecretGame>(ctx: &Rc<Ctx>, a: &NewGameAdapter<'_>) {
-    let (players, computer) = super::new_game::two_seats(a);
+fn start_chosen<G: GameScreen>(ctx: &Rc<Ctx>, a: &NewGameAdapter<'_>) {
+    let (players, computer) = G::chosen_seats(a);
     if let Err(e) = start::<G>(ctx, &G::chosen_options(a), players, computer) {
         super::show_error(ctx, &e);
     }
 }
 
-fn online_choice<G: SecretGame>(a: &NewGameAdapter<'_>, side: u8) -> OnlineChoice {
+fn online_choice<G: GameScreen>(a: &NewGameAdapter<'_>, side: u8) -> OnlineChoice {
     OnlineChoice::two_people(G::chosen_options(a), side)
 }
 
 /// Starts a new game on this device: stores it with what this device dealt as the authority
 /// (the operating system's randomness), lets the computer deploy, and opens it.
-pub(crate) fn start<G: SecretGame>(
+pub(crate) fn start<G: GameScreen>(
     ctx: &Rc<Ctx>,
     options: &G::Options,
     players: Vec<String>,
@@ -228,20 +273,20 @@ pub(crate) fn start<G: SecretGame>(
     Ok(id)
 }
 
-fn sessions<G: SecretGame>() -> Vec<Box<dyn std::any::Any>> {
+fn sessions<G: GameScreen>() -> Vec<Box<dyn std::any::Any>> {
     vec![Sessions::slot::<Session<G>>()]
 }
 
-fn open_to_review<G: SecretGame>(ctx: &Rc<Ctx>, id: GameId, _at_end: bool) {
+fn open_to_review<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId, _at_end: bool) {
     open::<G>(ctx, id);
 }
 
-fn shown<G: SecretGame>(ctx: &Ctx) -> Option<GameId> {
+fn shown<G: GameScreen>(ctx: &Ctx) -> Option<GameId> {
     slot::<G>(ctx).borrow().as_ref().map(|s| s.id)
 }
 
 /// The session slot of game `G`.
-pub(crate) fn slot<G: SecretGame>(ctx: &Ctx) -> &RefCell<Option<Session<G>>> {
+pub(crate) fn slot<G: GameScreen>(ctx: &Ctx) -> &RefCell<Option<Session<G>>> {
     ctx.session()
 }
 
@@ -249,6 +294,7 @@ pub(crate) fn slot<G: SecretGame>(ctx: &Ctx) -> &RefCell<Option<Session<G>>> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Call {
     HandoverDone,
+    Undo,
     Resign,
     OfferDraw,
     AnswerDraw(bool),
@@ -258,7 +304,7 @@ pub(crate) enum Call {
 }
 
 /// Handles a call from the `GameSession` global for the game on screen.
-fn call<G: SecretGame>(ctx: &Rc<Ctx>, call: Call) {
+fn call<G: GameScreen>(ctx: &Rc<Ctx>, call: Call) {
     match call {
         Call::HandoverDone => {
             if let Some(s) = slot::<G>(ctx).borrow_mut().as_mut() {
@@ -267,9 +313,14 @@ fn call<G: SecretGame>(ctx: &Rc<Ctx>, call: Call) {
         }
         Call::Resign => return viewer_acts::<G>(ctx, Action::Resign),
         Call::OfferDraw => return viewer_acts::<G>(ctx, Action::OfferDraw),
-        Call::AnswerDraw(true) => return viewer_acts::<G>(ctx, Action::AcceptDraw),
-        Call::AnswerDraw(false) => return viewer_acts::<G>(ctx, Action::DeclineDraw),
+        Call::Undo => return undo::<G>(ctx),
+        Call::AnswerDraw(accept) => return answer_draw::<G>(ctx, accept),
         Call::Review => {
+            let Some(id) = shown::<G>(ctx) else { return };
+            ctx.ui().global::<GameSession>().set_show_end_dialog(false);
+            if G::review_elsewhere(ctx, id) {
+                return;
+            }
             if let Some(s) = slot::<G>(ctx).borrow_mut().as_mut()
                 && s.local().is_some()
             {
@@ -295,7 +346,7 @@ fn call<G: SecretGame>(ctx: &Rc<Ctx>, call: Call) {
 }
 
 /// Loads a stored game and shows it: behind the hand-over screen if it has secrets.
-pub(crate) fn open<G: SecretGame>(ctx: &Rc<Ctx>, id: GameId) {
+pub(crate) fn open<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId) {
     match load::<G>(ctx, id) {
         Ok(mut session) => {
             run_computer(ctx, &mut session);
@@ -318,7 +369,7 @@ pub(crate) fn open<G: SecretGame>(ctx: &Rc<Ctx>, id: GameId) {
     }
 }
 
-fn load<G: SecretGame>(ctx: &Rc<Ctx>, id: GameId) -> Result<Session<G>, String> {
+fn load<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId) -> Result<Session<G>, String> {
     let loaded = hidden::load::<G>(ctx, id)?;
     Ok(Session {
         id,
@@ -337,7 +388,7 @@ fn load<G: SecretGame>(ctx: &Rc<Ctx>, id: GameId) -> Result<Session<G>, String> 
 }
 
 /// Reloads the open game if the sync worker changed it, keeping a deployment being arranged.
-pub(crate) fn reload_if_open<G: SecretGame>(ctx: &Rc<Ctx>, ids: &[GameId]) {
+pub(crate) fn reload_if_open<G: GameScreen>(ctx: &Rc<Ctx>, ids: &[GameId]) {
     let Some(id) = shown::<G>(ctx) else { return };
     if !ids.contains(&id) || ctx.ui().global::<qiguan_ui::Nav>().get_screen() != G::SCREEN {
         return;
@@ -368,7 +419,7 @@ pub(crate) fn reload_if_open<G: SecretGame>(ctx: &Rc<Ctx>, ids: &[GameId]) {
 }
 
 /// Shows whether the open correspondence game's actions have reached the server.
-pub(crate) fn set_sync_status<G: SecretGame>(ctx: &Rc<Ctx>, online: bool, pending: usize) {
+pub(crate) fn set_sync_status<G: GameScreen>(ctx: &Rc<Ctx>, online: bool, pending: usize) {
     let on_screen = ctx.ui().global::<qiguan_ui::Nav>().get_screen() == G::SCREEN;
     let remote = slot::<G>(ctx)
         .borrow()
@@ -384,7 +435,7 @@ pub(crate) fn set_sync_status<G: SecretGame>(ctx: &Rc<Ctx>, online: bool, pendin
 /// Picks whose view shows: the person's against the computer, this device's seat in a
 /// correspondence game, else the seat to act. Raises the hand-over screen when the view passes
 /// to the other player and there are secrets.
-fn settle_viewer<G: SecretGame>(s: &mut Session<G>, opening: bool) {
+pub(crate) fn settle_viewer<G: GameScreen>(s: &mut Session<G>, opening: bool) {
     if s.outcome().is_some() {
         s.draft = None;
         return;
@@ -405,17 +456,12 @@ fn settle_viewer<G: SecretGame>(s: &mut Session<G>, opening: bool) {
         s.selected = None;
         s.draft = None;
     }
-    let deployed = G::view_deployed(&s.view(), next) || s.pending_deployment().is_some();
-    if !s.deploying() || deployed {
-        s.draft = None;
-    } else if s.draft.is_none() {
-        s.draft = G::first_draft(s, next);
-    }
+    G::settled(s);
 }
 
 /// Lets the computer act for as long as it is due, storing each action: it answers a draw
 /// offer, then deploys or moves. It decides from its seat's view only.
-fn run_computer<G: SecretGame>(ctx: &Rc<Ctx>, s: &mut Session<G>) {
+fn run_computer<G: GameScreen>(ctx: &Rc<Ctx>, s: &mut Session<G>) {
     let Some(bot_seat) = s.computer else { return };
     for _ in 0..4 {
         let Some(game) = s.local() else { return };
@@ -447,13 +493,15 @@ fn run_computer<G: SecretGame>(ctx: &Rc<Ctx>, s: &mut Session<G>) {
 
 /// A player's action: stored (or queued for the server), then the computer's answer, then
 /// shown.
-pub(crate) fn act<G: SecretGame>(ctx: &Rc<Ctx>, actor: Actor, action: Action<G::Move>) {
+pub(crate) fn act<G: GameScreen>(ctx: &Rc<Ctx>, actor: Actor, action: Action<G::Move>) {
     let Some(mut s) = slot::<G>(ctx).borrow_mut().take() else {
         return;
     };
-    let remote = s.seen().is_some();
-    let result = if remote {
+    let remote = s.remote.is_some();
+    let result = if s.seen().is_some() {
         hidden::queue_remote(ctx, s.id, &mut s.source, &action).map(|()| s.draft = None)
+    } else if remote {
+        hidden::queue_local(ctx, s.id, &mut s.source, actor, &action)
     } else {
         hidden::store_and_apply(ctx, s.id, &mut s.source, actor, &action)
     };
@@ -475,35 +523,24 @@ pub(crate) fn act<G: SecretGame>(ctx: &Rc<Ctx>, actor: Actor, action: Action<G::
     refresh::<G>(ctx);
 }
 
-/// The viewer sends the deployment it arranged, if it is complete and legal.
-pub(crate) fn deploy_ready<G: SecretGame>(ctx: &Rc<Ctx>) {
-    let chosen = slot::<G>(ctx)
-        .borrow()
-        .as_ref()
-        .and_then(|s| G::deploy(s.draft.as_ref()?).ok());
-    if let Some(mv) = chosen {
-        viewer_acts::<G>(ctx, Action::Play(mv));
-    }
+/// A tap on the board's cell `index`: what it means is the game's ([`GameScreen::tap`]).
+pub(crate) fn tap<G: GameScreen>(ctx: &Rc<Ctx>, index: i32) {
+    play_with::<G>(ctx, |s| G::tap(ctx, s, index));
 }
 
-/// A tap on the board's cell `index`: it arranges the deployment, selects a piece, or makes
-/// the move it completes. Nothing happens behind the hand-over screen, in review or at the end.
-pub(crate) fn tap<G: SecretGame>(ctx: &Rc<Ctx>, index: i32) {
-    let Some(p) = usize::try_from(index).ok().and_then(G::point) else {
-        return;
-    };
+/// Lets `choose` change the session's selection or draft, and plays the move it returns.
+/// Nothing happens behind the hand-over screen, in review or at the end.
+pub(crate) fn play_with<G: GameScreen>(
+    ctx: &Rc<Ctx>,
+    choose: impl FnOnce(&mut Session<G>) -> Option<G::Move>,
+) {
     let chosen = {
         let mut guard = slot::<G>(ctx).borrow_mut();
         let Some(s) = guard.as_mut() else { return };
         if s.handover || s.review.is_some() || s.outcome().is_some() {
             return;
         }
-        if s.draft.is_some() {
-            tap_draft(s, p);
-            None
-        } else {
-            G::tap_play(s, p)
-        }
+        choose(s)
     };
     match chosen {
         Some(mv) => viewer_acts::<G>(ctx, Action::Play(mv)),
@@ -511,100 +548,88 @@ pub(crate) fn tap<G: SecretGame>(ctx: &Rc<Ctx>, index: i32) {
     }
 }
 
-/// A tap at `p` while a deployment is arranged: tap two of your pieces to swap them.
-fn tap_draft<G: SecretGame>(s: &mut Session<G>, p: G::Point) {
-    let Some(draft) = s.draft.as_mut() else {
-        return;
+/// Changes the session's own state (a selection, the board's orientation) and draws it.
+pub(crate) fn update<G: GameScreen>(ctx: &Rc<Ctx>, change: impl FnOnce(&mut Session<G>)) {
+    if let Some(s) = slot::<G>(ctx).borrow_mut().as_mut() {
+        change(s);
+    }
+    refresh::<G>(ctx);
+}
+
+/// Answers the standing draw offer, as the seat that may ([`Session::answerer`]).
+fn answer_draw<G: GameScreen>(ctx: &Rc<Ctx>, accept: bool) {
+    let answerer = slot::<G>(ctx).borrow().as_ref().and_then(Session::answerer);
+    let answer = if accept {
+        Action::AcceptDraw
+    } else {
+        Action::DeclineDraw
     };
-    match s.selected {
-        _ if !G::has_piece(draft, p) => s.selected = None,
-        Some(first) if first == p => s.selected = None,
-        Some(first) if G::swap(draft, first, p) => s.selected = None,
-        _ => s.selected = Some(p),
+    if let Some(seat) = answerer {
+        act::<G>(ctx, Actor::Seat(seat), answer);
     }
 }
 
+/// Takes back the last action (with the computer's answer to it, when it plays): stored
+/// first, then shown.
+fn undo<G: GameScreen>(ctx: &Rc<Ctx>) {
+    let Some(mut s) = slot::<G>(ctx).borrow_mut().take() else {
+        return;
+    };
+    let result = if s.can_undo() {
+        take_back(ctx, &mut s)
+    } else {
+        Ok(())
+    };
+    *slot::<G>(ctx).borrow_mut() = Some(s);
+    if let Err(e) = result {
+        super::show_error(ctx, &e);
+    }
+    ctx.ui().global::<GameSession>().set_show_end_dialog(false);
+    refresh::<G>(ctx);
+}
+
+fn take_back<G: GameScreen>(ctx: &Rc<Ctx>, s: &mut Session<G>) -> Result<(), String> {
+    let Some(game) = s.local() else {
+        return Ok(());
+    };
+    let mut record = game.record();
+    let computer = |g: &Match<G>| {
+        s.computer
+            .is_some_and(|c| g.to_act().includes(Actor::Seat(c)))
+    };
+    let previous = loop {
+        if record.actions.pop().is_none() {
+            return Ok(());
+        }
+        let previous: Match<G> = Match::from_record(&record).map_err(|e| e.to_string())?;
+        if record.actions.is_empty() || !computer(&previous) {
+            break previous;
+        }
+    };
+    let standing = Standing::new(previous.actions(), previous.outcome());
+    let (id, now) = (s.id, ctx.now());
+    ctx.with_store(|store| store.truncate(id, record.actions.len(), &standing, now))
+        .map_err(|e| e.to_string())?;
+    s.source = Source::Local(Box::new(previous));
+    s.selected = None;
+    settle_viewer(s, false);
+    Ok(())
+}
+
 /// The viewer acts: a move chosen on the board, a deployment, a draw offer or resignation.
-pub(crate) fn viewer_acts<G: SecretGame>(ctx: &Rc<Ctx>, action: Action<G::Move>) {
+pub(crate) fn viewer_acts<G: GameScreen>(ctx: &Rc<Ctx>, action: Action<G::Move>) {
     let seat = slot::<G>(ctx).borrow().as_ref().map(|s| s.viewer);
     if let Some(seat) = seat {
         act::<G>(ctx, Actor::Seat(seat), action);
     }
 }
 
-/// Pushes the session to the screen: what every game shows, the banner, then the game's own
-/// part.
-pub(crate) fn refresh<G: SecretGame>(ctx: &Rc<Ctx>) {
+/// Pushes the session to the screen: what every game shows, then the game's own part.
+pub(crate) fn refresh<G: GameScreen>(ctx: &Rc<Ctx>) {
     let guard = slot::<G>(ctx).borrow();
     let Some(s) = guard.as_ref() else { return };
-    let ui = ctx.ui();
-    push(&ui.global::<GameSession>(), session_ui(s));
-    let view = s.view();
-    push_banner(&ui.global::<BattleBanner>(), s, &view);
-    G::refresh_board(ctx, s, &view);
-}
-
-/// The banner over the board: the last play as far as the viewer may know it.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct BannerUi {
-    pub battle: Battle,
-    /// Where it happened.
-    pub at: String,
-    /// The pieces' names ("?" for one the viewer may not know; empty for none).
-    pub attacker: String,
-    pub defender: String,
-    pub attacker_colour: i32,
-    /// Junqi's flip mode: the piece just turned up, and its colour.
-    pub turned_up: String,
-    pub turned_up_colour: i32,
-    /// The opposing pieces the viewer's recon plane just revealed.
-    pub spotted: i32,
-}
-
-impl Default for BannerUi {
-    fn default() -> BannerUi {
-        BannerUi {
-            battle: Battle::NothingToShow,
-            at: String::new(),
-            attacker: String::new(),
-            defender: String::new(),
-            attacker_colour: -1,
-            turned_up: String::new(),
-            turned_up_colour: -1,
-            spotted: 0,
-        }
-    }
-}
-
-impl BannerUi {
-    /// Whether there is anything to show.
-    pub fn has_news(&self) -> bool {
-        self.battle != Battle::NothingToShow || !self.turned_up.is_empty() || self.spotted > 0
-    }
-}
-
-impl From<Fight> for BannerUi {
-    fn from(f: Fight) -> BannerUi {
-        let battle = match (f.flag_taken, f.sent_home) {
-            (true, _) => Battle::Flag,
-            (_, true) => Battle::Home,
-            _ => match (f.attacker_removed, f.defender_removed) {
-                (true, true) => Battle::Both,
-                (false, true) => Battle::Won,
-                (true, false) => Battle::Lost,
-                (false, false) => Battle::NoEffect,
-            },
-        };
-        let [attacker, defender] = f.names;
-        BannerUi {
-            battle,
-            at: f.at,
-            attacker,
-            defender,
-            attacker_colour: f.attacker_side.map_or(-1, |side| side as i32),
-            ..BannerUi::default()
-        }
-    }
+    push(&ctx.ui().global::<GameSession>(), session_ui(s));
+    G::refresh_board(ctx, s, &s.view());
 }
 
 /// The models a game's board keeps on the screen: its cells, and the orientation its lines
@@ -624,37 +649,11 @@ impl<C: 'static> Default for BoardModel<C> {
 }
 
 /// In review: the finished game replayed to the action on screen, from its record.
-pub(crate) fn reviewed<G: SecretGame>(s: &Session<G>) -> Option<Match<G>> {
+pub(crate) fn reviewed<G: GameScreen>(s: &Session<G>) -> Option<Match<G>> {
     let (at, game) = (s.review?, s.local()?);
     let mut record = game.record();
     record.actions.truncate(at);
     Match::from_record(&record).ok()
-}
-
-/// Sets the banner, and raises it when the last play differs from the last one shown to this
-/// viewer (a new action, or the other player's view of it after a hand-over).
-fn push_banner<G: SecretGame>(a: &BattleBanner<'_>, s: &Session<G>, view: &G::View) {
-    let banner = if s.review.is_some() {
-        BannerUi::default()
-    } else {
-        G::banner(s, view)
-    };
-    a.set_battle(banner.battle);
-    a.set_at(banner.at.as_str().into());
-    a.set_attacker(banner.attacker.as_str().into());
-    a.set_defender(banner.defender.as_str().into());
-    a.set_attacker_colour(banner.attacker_colour);
-    a.set_turned_up(banner.turned_up.as_str().into());
-    a.set_turned_up_colour(banner.turned_up_colour);
-    a.set_spotted(banner.spotted);
-    let may_show = matches!(s.phase(), GamePhase::Play | GamePhase::Over) && s.review.is_none();
-    if may_show && let Some(last) = G::last_play(view) {
-        let key = (s.viewer, last.clone());
-        if s.shown.borrow().as_ref() != Some(&key) {
-            *s.shown.borrow_mut() = Some(key);
-            a.set_visible(banner.has_news());
-        }
-    }
 }
 
 /// What every game's screen shows of its session.
@@ -671,6 +670,8 @@ pub(crate) struct SessionUi {
     pub review_plies: i32,
     pub can_offer_draw: bool,
     pub can_answer_draw: bool,
+    pub can_undo: bool,
+    pub hides_pieces: bool,
     pub can_resign: bool,
     pub draw_offered_by: i32,
     pub online: bool,
@@ -679,11 +680,10 @@ pub(crate) struct SessionUi {
 }
 
 /// What the screen shows of a session: a pure function of it, for tests to call.
-pub(crate) fn session_ui<G: SecretGame>(s: &Session<G>) -> SessionUi {
+pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
     let over = s.outcome().is_some();
     let legal = if over { Vec::new() } else { s.legal() };
     let seats = [Seat::FIRST, Seat::SECOND];
-    let deployed_first = s.deploying() && s.draft.is_none();
     SessionUi {
         phase: s.phase(),
         viewer: s.viewer.index() as i32,
@@ -691,17 +691,16 @@ pub(crate) fn session_ui<G: SecretGame>(s: &Session<G>) -> SessionUi {
             ToAct::Seat(seat) => seat.index() as i32,
             _ => -1,
         },
-        seat_colours: seats
-            .iter()
-            .map(|&seat| s.side_of(seat).map_or(-1, |side| side as i32))
-            .collect(),
+        seat_colours: G::seat_colours(s),
         names: s.players.to_vec(),
         computer: seats.iter().map(|&seat| s.computer == Some(seat)).collect(),
         outcome: game_outcome(s.outcome().as_ref()),
         review_ply: s.review.unwrap_or(0) as i32,
         review_plies: s.version() as i32,
         can_offer_draw: legal.contains(&Action::OfferDraw),
-        can_answer_draw: legal.contains(&Action::AcceptDraw),
+        can_answer_draw: s.answerer().is_some(),
+        can_undo: s.can_undo(),
+        hides_pieces: G::HIDES_PIECES,
         can_resign: legal.contains(&Action::Resign),
         draw_offered_by: match s.source.draw_offer() {
             Some(offer) => offer.by.index() as i32,
@@ -709,7 +708,7 @@ pub(crate) fn session_ui<G: SecretGame>(s: &Session<G>) -> SessionUi {
             None => -1,
         },
         online: s.remote.is_some(),
-        waiting: hidden::waiting(&s.source, s.remote.as_ref(), s.viewer, deployed_first),
+        waiting: hidden::waiting(&s.source, s.remote.as_ref(), s.viewer, G::deployed_first(s)),
         invite: s
             .remote
             .as_ref()
@@ -758,6 +757,8 @@ fn push(a: &GameSession<'_>, ui: SessionUi) {
     a.set_review_plies(ui.review_plies);
     a.set_can_offer_draw(ui.can_offer_draw);
     a.set_can_answer_draw(ui.can_answer_draw);
+    a.set_can_undo(ui.can_undo);
+    a.set_hides_pieces(ui.hides_pieces);
     a.set_can_resign(ui.can_resign);
     a.set_draw_offered_by(ui.draw_offered_by);
     a.set_online(ui.online);
@@ -769,16 +770,11 @@ fn push(a: &GameSession<'_>, ui: SessionUi) {
 mod tests {
     use super::*;
     use qiguan_core::junqi::{Junqi, JunqiOptions, Visibility};
+    use qiguan_core::xiangqi::{Xiangqi, XiangqiOptions};
     use qiguan_core::{EndReason, GameResult};
 
-    /// A Junqi game on this device, dealt, with the computer in `computer`.
-    fn junqi(visibility: Visibility, computer: Option<Seat>) -> Session<Junqi> {
-        let options = JunqiOptions {
-            visibility,
-            ..JunqiOptions::default()
-        };
-        let mut game = Match::<Junqi>::new(&options, None).expect("a new game");
-        game.resolve_chance(&mut |_| 0).expect("the deal");
+    /// A session of this game, on this device unless `remote`.
+    fn session<G: GameScreen>(game: Match<G>, computer: Option<Seat>) -> Session<G> {
         Session {
             id: GameId(1),
             source: Source::Local(Box::new(game)),
@@ -792,6 +788,93 @@ mod tests {
             review: None,
             shown: RefCell::new(None),
             board: Default::default(),
+        }
+    }
+
+    /// A Junqi game on this device, dealt, with the computer in `computer`.
+    fn junqi(visibility: Visibility, computer: Option<Seat>) -> Session<Junqi> {
+        let options = JunqiOptions {
+            visibility,
+            ..JunqiOptions::default()
+        };
+        let mut game = Match::<Junqi>::new(&options, None).expect("a new game");
+        game.resolve_chance(&mut |_| 0).expect("the deal");
+        session(game, computer)
+    }
+
+    /// A Xiangqi game after `moves`, two people at the device.
+    fn xiangqi(moves: &[&str]) -> Session<Xiangqi> {
+        let mut game = Match::<Xiangqi>::new(&XiangqiOptions::default(), None).expect("a game");
+        for m in moves {
+            let seat = match game.to_act() {
+                ToAct::Seat(seat) => seat,
+                other => panic!("{other:?}"),
+            };
+            let action = Action::Play(m.parse().expect("a move"));
+            game.apply(Actor::Seat(seat), &action).expect("legal");
+        }
+        let mut s = session(game, None);
+        settle_viewer(&mut s, true);
+        s
+    }
+
+    #[test]
+    fn xiangqi_at_one_device_passes_the_view_and_lets_either_player_answer_a_draw() {
+        let mut s = xiangqi(&["h3e3"]);
+        let ui = session_ui(&s);
+        assert_eq!(ui.phase, GamePhase::Play, "no hand-over: nothing is hidden");
+        assert_eq!(ui.viewer, 1);
+        assert_eq!(ui.seat_colours, vec![0, 2], "Red and Black");
+        assert!(ui.can_undo);
+        assert!(!ui.hides_pieces);
+        let offer = Action::OfferDraw;
+        let local = |s: &mut Session<Xiangqi>| match &mut s.source {
+            Source::Local(game) => game.apply(Actor::Seat(Seat::SECOND), &offer).map(|_| ()),
+            Source::Remote(_) => unreachable!(),
+        };
+        local(&mut s).expect("Black may offer");
+        settle_viewer(&mut s, false);
+        assert_eq!(s.viewer, Seat::SECOND, "Black still to move");
+        assert_eq!(s.answerer(), Some(Seat::FIRST), "Red answers at the table");
+        let ui = session_ui(&s);
+        assert!(ui.can_answer_draw);
+        assert_eq!(ui.draw_offered_by, 1);
+
+        // Against a server, only this device's seat acts; it cannot take a move back.
+        s.remote = Some(RemoteGame {
+            seat: 1,
+            ..remote()
+        });
+        assert_eq!(
+            s.answerer(),
+            None,
+            "Black offered; Red is not at this device"
+        );
+        assert!(!s.can_undo());
+        let ui = session_ui(&s);
+        assert_eq!(ui.waiting, Waiting::Nothing, "Black to move here");
+        let mut s = xiangqi(&["h3e3", "h10g8"]);
+        s.remote = Some(RemoteGame {
+            seat: 1,
+            ..remote()
+        });
+        settle_viewer(&mut s, false);
+        assert_eq!(s.viewer, Seat::SECOND);
+        assert_eq!(session_ui(&s).waiting, Waiting::Turn, "Red to move there");
+    }
+
+    /// A correspondence game's link, this device in the first seat.
+    fn remote() -> RemoteGame {
+        RemoteGame {
+            game_id: GameId(1),
+            server: "https://example.org".into(),
+            remote_id: "g".into(),
+            seat: 0,
+            token: "t".into(),
+            invite_code: None,
+            days_per_move: 3,
+            deadline: None,
+            your_turn: true,
         }
     }
 

@@ -548,7 +548,7 @@ pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &s
     ng.invoke_start();
     play(&app, &["b3b5", "a7a6", "b5c5", "f10e9", "c5c10"]);
     visit(&app, "play-end");
-    ui.global::<PlayAdapter>().set_show_end_dialog(false);
+    ui.global::<GameSession>().set_show_end_dialog(false);
     ui.global::<Nav>().invoke_back();
 
     let h = ui.global::<HistoryAdapter>();

@@ -2,10 +2,10 @@
 
 use super::state::{Xiangqi, seat_of};
 use crate::seat::Seat;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A viewer's picture of the game. Xiangqi hides nothing, so every viewer gets the same.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct XiangqiView {
     /// The starting position.
     pub start_fen: String,

@@ -1,0 +1,238 @@
+//! What the games with secrets (Junqi, Sea-land-air) add to the shared session: arranging a
+//! deployment before play, the seats' sides, and the banner over the board after a battle.
+//! A game with secrets implements [`SecretGame`] with its rules' [`Deploys`] answers and
+//! brings the session hooks in with [`secret_screen!`].
+
+use super::session::{self, GameScreen, Session};
+use crate::ctx::Ctx;
+use qiguan_core::deploy::{Deploys, Fight};
+use qiguan_core::junqi::Side;
+use qiguan_core::{Action, Seat};
+use qiguan_ui::{Battle, BattleBanner, GamePhase};
+use slint::ComponentHandle;
+use std::rc::Rc;
+
+/// What a game with secrets brings beyond [`GameScreen`]: its session's taps select its points
+/// and arrange its deployment.
+pub(crate) trait SecretGame:
+    Deploys
+    + GameScreen<
+        Spot = <Self as Deploys>::Point,
+        Draft = <Self as Deploys>::Deployment,
+        Shown = <Self as Deploys>::Seen,
+    >
+{
+    /// A tap at `p` in play: the move it completes, if any (else it changes the selection).
+    fn tap_play(session: &mut Session<Self>, p: Self::Point) -> Option<Self::Move>;
+    /// The deployment a seat starts arranging from.
+    fn first_draft(session: &Session<Self>, seat: Seat) -> Option<Self::Deployment>;
+    /// What the banner over the board says of the last play.
+    fn banner(session: &Session<Self>, view: &Self::View) -> BannerUi;
+    /// Draws the game's board and panels (the banner is drawn for it).
+    fn draw_board(ctx: &Rc<Ctx>, session: &Session<Self>, view: &Self::View);
+}
+
+/// The [`GameScreen`] items every game with secrets answers the same way, for its
+/// `impl GameScreen` block.
+macro_rules! secret_screen {
+    () => {
+        type Spot = <Self as qiguan_core::deploy::Deploys>::Point;
+        type Draft = <Self as qiguan_core::deploy::Deploys>::Deployment;
+        type Shown = <Self as qiguan_core::deploy::Deploys>::Seen;
+        const HIDES_PIECES: bool = true;
+
+        fn tap(_: &Rc<Ctx>, s: &mut Session<Self>, index: i32) -> Option<Self::Move> {
+            super::secret::tap(s, index)
+        }
+
+        fn seat_colours(s: &Session<Self>) -> Vec<i32> {
+            super::secret::seat_colours(s)
+        }
+
+        fn settled(s: &mut Session<Self>) {
+            super::secret::settle_draft(s);
+        }
+
+        fn deployed_first(s: &Session<Self>) -> bool {
+            s.deploying() && s.draft.is_none()
+        }
+
+        fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Self>, view: &Self::View) {
+            super::secret::refresh_board(ctx, s, view);
+        }
+    };
+}
+pub(crate) use secret_screen;
+
+impl<G: SecretGame> Session<G> {
+    pub fn deploying(&self) -> bool {
+        G::view_deploying(&self.view())
+    }
+
+    /// The side `seat` plays, as far as the viewer's view tells.
+    pub fn side_of(&self, seat: Seat) -> Option<Side> {
+        G::view_side(&self.view(), seat)
+    }
+
+    /// The viewer's deployment waiting for the server, if any.
+    pub fn pending_deployment(&self) -> Option<G::Deployment> {
+        let side = self.side_of(self.viewer)?;
+        self.source
+            .pending()
+            .iter()
+            .find_map(|text| match text.parse::<Action<G::Move>>() {
+                Ok(Action::Play(mv)) => G::layout_of(&mv, side)?.ok(),
+                _ => None,
+            })
+    }
+}
+
+/// Each seat's side as a colour (-1 while not known: Junqi's flip mode before the first flips).
+pub(crate) fn seat_colours<G: SecretGame>(s: &Session<G>) -> Vec<i32> {
+    [Seat::FIRST, Seat::SECOND]
+        .iter()
+        .map(|&seat| s.side_of(seat).map_or(-1, |side| side as i32))
+        .collect()
+}
+
+/// The viewer's deployment to arrange: none once it is sent or play has begun, else the
+/// game's first draft.
+pub(crate) fn settle_draft<G: SecretGame>(s: &mut Session<G>) {
+    let deployed = G::view_deployed(&s.view(), s.viewer) || s.pending_deployment().is_some();
+    if !s.deploying() || deployed {
+        s.draft = None;
+    } else if s.draft.is_none() {
+        s.draft = G::first_draft(s, s.viewer);
+    }
+}
+
+/// A tap on the board's cell `index`: it arranges the deployment, selects a piece, or makes
+/// the move it completes.
+pub(crate) fn tap<G: SecretGame>(s: &mut Session<G>, index: i32) -> Option<G::Move> {
+    let p = usize::try_from(index).ok().and_then(G::point)?;
+    if s.draft.is_some() {
+        tap_draft(s, p);
+        None
+    } else {
+        G::tap_play(s, p)
+    }
+}
+
+/// A tap at `p` while a deployment is arranged: tap two of your pieces to swap them.
+fn tap_draft<G: SecretGame>(s: &mut Session<G>, p: G::Point) {
+    let Some(draft) = s.draft.as_mut() else {
+        return;
+    };
+    match s.selected {
+        _ if !G::has_piece(draft, p) => s.selected = None,
+        Some(first) if first == p => s.selected = None,
+        Some(first) if G::swap(draft, first, p) => s.selected = None,
+        _ => s.selected = Some(p),
+    }
+}
+
+/// The viewer sends the deployment it arranged, if it is complete and legal.
+pub(crate) fn deploy_ready<G: SecretGame>(ctx: &Rc<Ctx>) {
+    let chosen = session::slot::<G>(ctx)
+        .borrow()
+        .as_ref()
+        .and_then(|s| G::deploy(s.draft.as_ref()?).ok());
+    if let Some(mv) = chosen {
+        session::viewer_acts::<G>(ctx, Action::Play(mv));
+    }
+}
+
+/// Draws the banner, then the game's board.
+pub(crate) fn refresh_board<G: SecretGame>(ctx: &Rc<Ctx>, s: &Session<G>, view: &G::View) {
+    push_banner(&ctx.ui().global::<BattleBanner>(), s, view);
+    G::draw_board(ctx, s, view);
+}
+
+/// The banner over the board: the last play as far as the viewer may know it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct BannerUi {
+    pub battle: Battle,
+    /// Where it happened.
+    pub at: String,
+    /// The pieces' names ("?" for one the viewer may not know; empty for none).
+    pub attacker: String,
+    pub defender: String,
+    pub attacker_colour: i32,
+    /// Junqi's flip mode: the piece just turned up, and its colour.
+    pub turned_up: String,
+    pub turned_up_colour: i32,
+    /// The opposing pieces the viewer's recon plane just revealed.
+    pub spotted: i32,
+}
+
+impl Default for BannerUi {
+    fn default() -> BannerUi {
+        BannerUi {
+            battle: Battle::NothingToShow,
+            at: String::new(),
+            attacker: String::new(),
+            defender: String::new(),
+            attacker_colour: -1,
+            turned_up: String::new(),
+            turned_up_colour: -1,
+            spotted: 0,
+        }
+    }
+}
+
+impl BannerUi {
+    /// Whether there is anything to show.
+    pub fn has_news(&self) -> bool {
+        self.battle != Battle::NothingToShow || !self.turned_up.is_empty() || self.spotted > 0
+    }
+}
+
+impl From<Fight> for BannerUi {
+    fn from(f: Fight) -> BannerUi {
+        let battle = match (f.flag_taken, f.sent_home) {
+            (true, _) => Battle::Flag,
+            (_, true) => Battle::Home,
+            _ => match (f.attacker_removed, f.defender_removed) {
+                (true, true) => Battle::Both,
+                (false, true) => Battle::Won,
+                (true, false) => Battle::Lost,
+                (false, false) => Battle::NoEffect,
+            },
+        };
+        let [attacker, defender] = f.names;
+        BannerUi {
+            battle,
+            at: f.at,
+            attacker,
+            defender,
+            attacker_colour: f.attacker_side.map_or(-1, |side| side as i32),
+            ..BannerUi::default()
+        }
+    }
+}
+
+/// Sets the banner, and raises it when the last play differs from the last one shown to this
+/// viewer (a new action, or the other player's view of it after a hand-over).
+fn push_banner<G: SecretGame>(a: &BattleBanner<'_>, s: &Session<G>, view: &G::View) {
+    let banner = if s.review.is_some() {
+        BannerUi::default()
+    } else {
+        G::banner(s, view)
+    };
+    a.set_battle(banner.battle);
+    a.set_at(banner.at.as_str().into());
+    a.set_attacker(banner.attacker.as_str().into());
+    a.set_defender(banner.defender.as_str().into());
+    a.set_attacker_colour(banner.attacker_colour);
+    a.set_turned_up(banner.turned_up.as_str().into());
+    a.set_turned_up_colour(banner.turned_up_colour);
+    a.set_spotted(banner.spotted);
+    let may_show = matches!(s.phase(), GamePhase::Play | GamePhase::Over) && s.review.is_none();
+    if may_show && let Some(last) = G::last_play(view) {
+        let key = (s.viewer, last.clone());
+        if s.shown.borrow().as_ref() != Some(&key) {
+            *s.shown.borrow_mut() = Some(key);
+            a.set_visible(banner.has_news());
+        }
+    }
+}
