@@ -4,7 +4,6 @@
 //! testing backend; [`run`] is what the `qiguan` binary calls.
 
 mod app;
-pub mod board_view;
 mod ctx;
 pub mod history_model;
 pub mod online;
@@ -13,6 +12,7 @@ mod screens;
 pub mod settings;
 pub mod store;
 pub mod sync;
+pub mod xiangqi_view;
 
 pub use app::{App, AppOptions, default_data_dir, init, run, run_with};
 pub use qiguan_ui as ui;

@@ -7,18 +7,31 @@
 mod common;
 
 use common::{aeroplane_drive, all, latest_game, press, start, stored_actions};
+use qiguan_app::App;
 use qiguan_app::settings::Language;
+use qiguan_app::store::GameId;
 use qiguan_app::store::Mode;
 use qiguan_app::ui::{AeroplaneAdapter, HistoryAdapter, HomeAdapter, Nav, NewGameAdapter, Screen};
 use qiguan_core::GameKind;
 use qiguan_core::aeroplane::bot::Strength;
 use slint::{ComponentHandle, Model};
+use std::path::Path;
 use std::time::Duration;
 
 #[test]
 fn people_and_computers_play_to_a_finishing_order() {
     let dir = tempfile::tempdir().unwrap();
     let app = start(dir.path(), Language::English, (360, 780));
+    let id = three_seats(&app, dir.path());
+    roll_then_tap_a_plane(&app, dir.path());
+    the_computer_plays_after_its_pause_and_only_on_screen(&app, dir.path(), id);
+    let order = to_the_end_and_review(&app, dir.path());
+    drop(app);
+    back_from_the_history_after_a_restart(dir.path(), &order);
+}
+
+/// Starts a game of three seats from New game and checks what was stored.
+fn three_seats(app: &App, dir: &Path) -> GameId {
     let ui = app.window();
     let a = ui.global::<AeroplaneAdapter>();
     let ng = ui.global::<NewGameAdapter>();
@@ -36,7 +49,7 @@ fn people_and_computers_play_to_a_finishing_order() {
     // (The button is below the phone's fold; the Flickable hides it from a label search.)
     ng.invoke_start();
     assert_eq!(ui.global::<Nav>().get_screen(), Screen::Aeroplane);
-    let (store, id) = latest_game(dir.path());
+    let (store, id) = latest_game(dir);
     assert_eq!(
         store.computers(id).unwrap(),
         [None, Some(Strength::Strong), None]
@@ -46,18 +59,24 @@ fn people_and_computers_play_to_a_finishing_order() {
     drop(store);
     let labels: Vec<String> = a.get_seats().iter().map(|s| s.name.to_string()).collect();
     assert_eq!(labels, ["Ann", "电脑", "Bo"]);
+    id
+}
+
+/// Red rolls, then the game goes on until a person chooses a plane by tapping it.
+fn roll_then_tap_a_plane(app: &App, dir: &Path) {
+    let a = app.window().global::<AeroplaneAdapter>();
 
     // Red rolls by tapping the die: the ask and the roll are stored before the die shows it.
     assert!(a.get_can_roll());
-    press(&app, "Roll the die");
-    let actions = stored_actions(dir.path());
+    press(app, "Roll the die");
+    let actions = stored_actions(dir);
     assert_eq!(actions.len(), 2, "{actions:?}");
     assert_eq!(actions[0], "roll");
     assert_eq!(actions[1], format!("d{}", a.get_die()));
     assert!(a.get_rolling(), "the die tumbles first");
 
     // Play on until a person must choose a plane, then choose it by tapping it on the board.
-    aeroplane_drive(&app, 2000, |app| {
+    aeroplane_drive(app, 2000, |app| {
         app.window()
             .global::<AeroplaneAdapter>()
             .get_choices()
@@ -67,66 +86,67 @@ fn people_and_computers_play_to_a_finishing_order() {
     app.window().window().take_snapshot().unwrap();
     i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(700));
     assert!(!a.get_rolling(), "the die has landed");
-    let before = stored_actions(dir.path()).len();
+    let before = stored_actions(dir).len();
     let movable: Vec<_> = a.get_planes().iter().filter(|p| p.movable).collect();
     assert!(!movable.is_empty());
     let plane = &movable[0];
     let colour = ["Red", "Yellow", "Blue", "Green"][plane.colour as usize];
     let label = format!("{colour} Plane {}", plane.plane + 1);
-    let label = all(&app, &label)
+    let label = all(app, &label)
         .into_iter()
-        .chain(all(&app, &format!("{label} ×{}", plane.count)))
+        .chain(all(app, &format!("{label} ×{}", plane.count)))
         .find(|e| e.accessible_description().is_some_and(|d| d == "can move"))
         .expect("the movable plane on the board");
     label.invoke_accessible_default_action();
     assert!(
-        stored_actions(dir.path()).len() > before,
+        stored_actions(dir).len() > before,
         "the tap moved the plane"
     );
+}
 
+fn the_computer_plays_after_its_pause_and_only_on_screen(app: &App, dir: &Path, id: GameId) {
+    let ui = app.window();
+    let a = ui.global::<AeroplaneAdapter>();
     // The computer plays only as time passes: when its turn comes it is "thinking" and the
     // turn stays with it until its pause is over.
-    aeroplane_drive(&app, 4000, |app| {
+    aeroplane_drive(app, 4000, |app| {
         app.window().global::<AeroplaneAdapter>().get_thinking()
     });
     let turn = a.get_turn();
     assert_eq!(turn, 1, "yellow is the computer");
-    let held = stored_actions(dir.path()).len();
+    let held = stored_actions(dir).len();
     app.window().window().take_snapshot().unwrap();
     i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(300));
-    assert_eq!(
-        stored_actions(dir.path()).len(),
-        held,
-        "not before its pause"
-    );
+    assert_eq!(stored_actions(dir).len(), held, "not before its pause");
     i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(1000));
     assert!(
-        stored_actions(dir.path()).len() > held,
+        stored_actions(dir).len() > held,
         "the computer acted after its pause"
     );
 
     // Away from the screen the computer waits; back on it, it plays on.
-    aeroplane_drive(&app, 4000, |app| {
+    aeroplane_drive(app, 4000, |app| {
         app.window().global::<AeroplaneAdapter>().get_thinking()
     });
-    let waiting = stored_actions(dir.path()).len();
+    let waiting = stored_actions(dir).len();
     ui.global::<Nav>().invoke_back();
     i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(3000));
     assert_eq!(
-        stored_actions(dir.path()).len(),
+        stored_actions(dir).len(),
         waiting,
         "nothing played off screen"
     );
     ui.global::<HomeAdapter>().invoke_continue_game(id.0 as i32);
     assert_eq!(ui.global::<Nav>().get_screen(), Screen::Aeroplane);
     i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(1000));
-    assert!(
-        stored_actions(dir.path()).len() > waiting,
-        "the computer goes on"
-    );
+    assert!(stored_actions(dir).len() > waiting, "the computer goes on");
+}
 
+/// Plays to the end; checks the finishing order and the review. Returns the order.
+fn to_the_end_and_review(app: &App, dir: &Path) -> Vec<i32> {
+    let a = app.window().global::<AeroplaneAdapter>();
     // To the end: every seat placed, the end dialog, the finishing order.
-    aeroplane_drive(&app, 40_000, |_| false);
+    aeroplane_drive(app, 40_000, |_| false);
     assert_eq!(a.get_phase(), "over");
     assert!(a.get_show_end_dialog());
     let order: Vec<i32> = a.get_order().iter().collect();
@@ -138,26 +158,28 @@ fn people_and_computers_play_to_a_finishing_order() {
     for (place, seat) in order.iter().enumerate() {
         assert_eq!(places[*seat as usize], place as i32 + 1);
     }
-    press(&app, "See the board");
+    press(app, "See the board");
 
     // The review steps through every action from the start.
     let plies = a.get_review_plies();
-    assert_eq!(plies as usize, stored_actions(dir.path()).len());
-    press(&app, "Review the game");
+    assert_eq!(plies as usize, stored_actions(dir).len());
+    press(app, "Review the game");
     assert_eq!(a.get_phase(), "review");
     a.invoke_review_step(-(plies + 5));
     assert_eq!(a.get_review_ply(), 0);
     assert!(a.get_planes().iter().all(|p| p.count == 1 && !p.finished));
-    press(&app, "Forward");
-    press(&app, "Forward");
+    press(app, "Forward");
+    press(app, "Forward");
     assert_eq!(a.get_review_ply(), 2);
     assert!(a.get_die() > 0, "the first roll shows");
-    drop(app);
+    order
+}
 
+fn back_from_the_history_after_a_restart(dir: &Path, order: &[i32]) {
     // After a restart the history opens it on this screen, finished, with the same order.
-    let app = start(dir.path(), Language::English, (1280, 800));
+    let app = start(dir, Language::English, (1280, 800));
     let ui = app.window();
-    let (_, id) = latest_game(dir.path());
+    let (_, id) = latest_game(dir);
     ui.global::<HomeAdapter>().invoke_history();
     // The game filter finds it under Aeroplane chess only; its row names the first place.
     let h = ui.global::<HistoryAdapter>();

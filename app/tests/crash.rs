@@ -81,7 +81,7 @@ fn sigkill_mid_game_loses_no_move() {
     let app = start(dir.path(), Language::English, (360, 780));
     assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Home);
     press(&app, "Continue game 1");
-    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Play);
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Xiangqi);
     for text in [
         "炮二平五",
         "马8进7",

@@ -4,6 +4,7 @@
 mod common;
 
 use common::{all, one, point, press, start};
+use qiguan_app::App;
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{HistoryAdapter, Nav, ReplayAdapter, Screen};
 use slint::ComponentHandle;
@@ -11,7 +12,7 @@ use slint::ComponentHandle;
 const CHINESE_PGN: &str = "[Red \"胡荣华\"]\n[Black \"杨官璘\"]\n[Result \"0-1\"]\n\
     1. 炮二平五 马８进７ 2. 马二进三 车９平８ 0-1";
 
-fn import(app: &qiguan_app::App, text: &str) {
+fn import(app: &App, text: &str) {
     let h = app.window().global::<HistoryAdapter>();
     h.set_show_import(true);
     h.set_import_text(text.into());
@@ -42,65 +43,12 @@ fn imported_games_are_filtered_searched_exported_and_deleted() {
     );
     assert_eq!(h.get_import_text(), "1. C2=5 H8+7 2. C5+9");
 
-    import(&app, CHINESE_PGN);
-    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Replay);
-    let replay = app.window().global::<ReplayAdapter>();
-    assert_eq!(
-        (replay.get_ply(), replay.get_total()),
-        (0, 4),
-        "an import opens at the start"
-    );
-    assert_eq!(replay.get_result(), "win:1");
-    press(&app, "End");
-    assert!(point(&app, "h10").contains("black 车"));
-
-    // Export: PGN in WXF carries the players and result.
-    press(&app, "Export");
-    press(&app, "PGN · WXF");
-    let text = replay.get_export_text().to_string();
-    assert!(
-        text.contains("[White \"胡荣华\"]") && text.contains("[Result \"0-1\"]"),
-        "{text}"
-    );
-    assert!(text.contains("1. C2=5 H8+7 2. H2+3 R9=8"), "{text}");
-    press(&app, "FEN");
-    assert_eq!(
-        replay.get_export_text(),
-        "rnbakabr1/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 4 3"
-    );
-    press(&app, "Close");
-    press(&app, "Back");
+    import_and_export(&app);
 
     import(&app, "4k4/9/9/9/9/9/9/9/4A4/3AK3R w - - 0 1");
     press(&app, "Back");
     assert!(one(&app, "Games: 2").is_valid());
-
-    // Filters and search.
-    h.set_result_filter(3);
-    h.invoke_filters_changed();
-    assert!(one(&app, "Games: 1").is_valid(), "one Black win");
-    assert!(one(&app, "Game 1").is_valid());
-    h.set_result_filter(1);
-    h.invoke_filters_changed();
-    assert!(
-        one(&app, "Game 2").is_valid(),
-        "the FEN import is unfinished"
-    );
-    h.set_result_filter(0);
-    h.set_mode_filter(1);
-    h.invoke_filters_changed();
-    assert!(one(&app, "Games: 0").is_valid(), "no pass-and-play games");
-    h.set_mode_filter(0);
-    h.set_date_filter(1);
-    h.set_search("杨官".into());
-    h.invoke_filters_changed();
-    assert!(one(&app, "Games: 1").is_valid(), "played today, by 杨官璘");
-    h.set_search("nobody".into());
-    h.invoke_filters_changed();
-    assert!(one(&app, "Games: 0").is_valid());
-    h.set_search("".into());
-    h.set_date_filter(0);
-    h.invoke_filters_changed();
+    filter_and_search(&app);
 
     // Delete asks first.
     press(&app, "Delete game 1");
@@ -111,6 +59,69 @@ fn imported_games_are_filtered_searched_exported_and_deleted() {
     press(&app, "Delete");
     assert!(one(&app, "Games: 1").is_valid());
     assert!(all(&app, "Game 1").is_empty());
+}
+
+/// Imports a PGN in Chinese notation; it opens in replay and exports as PGN and FEN.
+fn import_and_export(app: &App) {
+    import(app, CHINESE_PGN);
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Replay);
+    let replay = app.window().global::<ReplayAdapter>();
+    assert_eq!(
+        (replay.get_ply(), replay.get_total()),
+        (0, 4),
+        "an import opens at the start"
+    );
+    assert_eq!(replay.get_result(), "win:1");
+    press(app, "End");
+    assert!(point(app, "h10").contains("black 车"));
+
+    // Export: PGN in WXF carries the players and result.
+    press(app, "Export");
+    press(app, "PGN · WXF");
+    let text = replay.get_export_text().to_string();
+    assert!(
+        text.contains("[White \"胡荣华\"]") && text.contains("[Result \"0-1\"]"),
+        "{text}"
+    );
+    assert!(text.contains("1. C2=5 H8+7 2. H2+3 R9=8"), "{text}");
+    press(app, "FEN");
+    assert_eq!(
+        replay.get_export_text(),
+        "rnbakabr1/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w - - 4 3"
+    );
+    press(app, "Close");
+    press(app, "Back");
+}
+
+/// The history's filters and search over the two imported games.
+fn filter_and_search(app: &App) {
+    let h = app.window().global::<HistoryAdapter>();
+    // Filters and search.
+    h.set_result_filter(3);
+    h.invoke_filters_changed();
+    assert!(one(app, "Games: 1").is_valid(), "one Black win");
+    assert!(one(app, "Game 1").is_valid());
+    h.set_result_filter(1);
+    h.invoke_filters_changed();
+    assert!(
+        one(app, "Game 2").is_valid(),
+        "the FEN import is unfinished"
+    );
+    h.set_result_filter(0);
+    h.set_mode_filter(1);
+    h.invoke_filters_changed();
+    assert!(one(app, "Games: 0").is_valid(), "no pass-and-play games");
+    h.set_mode_filter(0);
+    h.set_date_filter(1);
+    h.set_search("杨官".into());
+    h.invoke_filters_changed();
+    assert!(one(app, "Games: 1").is_valid(), "played today, by 杨官璘");
+    h.set_search("nobody".into());
+    h.invoke_filters_changed();
+    assert!(one(app, "Games: 0").is_valid());
+    h.set_search("".into());
+    h.set_date_filter(0);
+    h.invoke_filters_changed();
 }
 
 #[test]
@@ -135,7 +146,7 @@ fn a_damaged_database_shows_why_and_a_new_history_keeps_the_old_file() {
     assert_eq!(std::fs::read(dir.path().join(&kept[0])).unwrap(), garbage);
     press(&app, "New Xiangqi game");
     press(&app, "Start game");
-    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Play);
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Xiangqi);
 }
 
 #[test]

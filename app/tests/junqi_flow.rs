@@ -7,11 +7,13 @@
 mod common;
 
 use common::{jq_tap, point, result_code, start, stored_actions};
+use qiguan_app::App;
 use qiguan_app::settings::Language;
 use qiguan_app::store::Store;
 use qiguan_app::ui::{Battle, BattleBanner, GamePhase, GameSession};
 use qiguan_app::ui::{HomeAdapter, JunqiAdapter, NewGameAdapter};
 use slint::{ComponentHandle, Model};
+use std::path::Path;
 
 const PIECES: [&str; 12] = [
     "司令", "军长", "师长", "旅长", "团长", "营长", "连长", "排长", "工兵", "炸弹", "地雷", "军旗",
@@ -24,7 +26,7 @@ fn all_points() -> Vec<String> {
 }
 
 /// What each point's description names: piece names by colour.
-fn seen(app: &qiguan_app::App) -> Vec<(String, String)> {
+fn seen(app: &App) -> Vec<(String, String)> {
     all_points()
         .into_iter()
         .map(|p| {
@@ -35,7 +37,7 @@ fn seen(app: &qiguan_app::App) -> Vec<(String, String)> {
         .collect()
 }
 
-fn names_of(app: &qiguan_app::App, colour: &str) -> Vec<String> {
+fn names_of(app: &App, colour: &str) -> Vec<String> {
     seen(app)
         .into_iter()
         .filter(|(_, d)| d.starts_with(colour))
@@ -43,7 +45,7 @@ fn names_of(app: &qiguan_app::App, colour: &str) -> Vec<String> {
         .collect()
 }
 
-fn new_junqi(app: &qiguan_app::App, mode: i32, computer: bool) {
+fn new_junqi(app: &App, mode: i32, computer: bool) {
     let ui = app.window();
     ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
     let ng = ui.global::<NewGameAdapter>();
@@ -58,139 +60,11 @@ fn new_junqi(app: &qiguan_app::App, mode: i32, computer: bool) {
 fn referee_pass_and_play_hides_each_seat_from_the_other() {
     let dir = tempfile::tempdir().unwrap();
     let app = start(dir.path(), Language::English, (1280, 800));
-    let j = app.window().global::<JunqiAdapter>();
-    let gs = app.window().global::<GameSession>();
     new_junqi(&app, 0, false);
-
-    // The hand-over screen first: nothing of the board shows.
-    assert_eq!(gs.get_phase(), GamePhase::Handover);
-    assert!(seen(&app).is_empty(), "{:?}", seen(&app));
-    gs.invoke_handover_done();
-    assert_eq!(gs.get_phase(), GamePhase::Deploy);
-    assert_eq!(names_of(&app, "Red").len(), 25);
-    assert!(names_of(&app, "Blue").is_empty());
-
-    // Tap two pieces to swap them: the engineer on c5 and the major on e5 (steady defence).
-    let before = (point(&app, "c5"), point(&app, "e5"));
-    jq_tap(&app, &["c5"]);
-    assert!(point(&app, "c5").contains("selected"));
-    jq_tap(&app, &["e5"]);
-    assert_eq!(point(&app, "c5"), before.1);
-    assert_eq!(point(&app, "e5"), before.0);
-    jq_tap(&app, &["c5", "e5"]); // and back
-    // A swap that breaks a rule is reported, and Ready waits.
-    jq_tap(&app, &["b0", "b5"]); // the flag to the front row
-    assert!(
-        j.get_deploy_issues()
-            .iter()
-            .any(|i| i.code == "flag" && i.at == "b5")
-    );
-    j.invoke_deploy_ready();
-    assert!(
-        stored_actions(dir.path()).is_empty(),
-        "a bad layout is not sent"
-    );
-    jq_tap(&app, &["b0", "b5"]);
-    assert_eq!(j.get_deploy_issues().row_count(), 0);
-
-    // A layout can be saved under a name and loaded again.
-    j.set_layout_name("My wall".into());
-    j.invoke_save_layout();
-    assert_eq!(
-        j.get_saved_layouts().iter().collect::<Vec<_>>(),
-        vec![slint::SharedString::from("My wall")]
-    );
-    let saved = point(&app, "a5");
-    j.invoke_deploy_random();
-    j.invoke_load_layout(0);
-    assert_eq!(point(&app, "a5"), saved);
-    j.set_layout_name("Spare".into());
-    j.invoke_save_layout();
-    assert_eq!(j.get_saved_layouts().row_count(), 2);
-    j.invoke_delete_layout(1); // "Spare" sorts after "My wall"
-    assert_eq!(
-        j.get_saved_layouts().iter().collect::<Vec<_>>(),
-        vec![slint::SharedString::from("My wall")]
-    );
-
-    j.invoke_deploy_ready();
-    assert_eq!(
-        stored_actions(dir.path()).len(),
-        1,
-        "stored before it shows"
-    );
-    assert_eq!(gs.get_phase(), GamePhase::Handover);
-    assert!(seen(&app).is_empty());
-    assert_eq!(gs.get_viewer(), 1);
-    gs.invoke_handover_done();
-    assert_eq!(gs.get_phase(), GamePhase::Deploy);
-    assert!(
-        names_of(&app, "Red").is_empty(),
-        "Blue never sees Red's layout"
-    );
-    j.invoke_deploy_ready();
-    assert_eq!(gs.get_phase(), GamePhase::Handover);
-    gs.invoke_handover_done();
-
-    // Red plays: its major on e5 takes Blue's captain on e6.
-    assert_eq!(gs.get_phase(), GamePhase::Play);
-    assert_eq!(gs.get_to_move(), 0);
-    for d in names_of(&app, "Blue") {
-        assert!(d.contains("unknown piece"), "Red sees {d}");
-    }
-    jq_tap(&app, &["e5"]);
-    assert!(point(&app, "e6").contains("legal move"));
-    jq_tap(&app, &["e6"]);
-    let actions = stored_actions(dir.path());
-    assert_eq!(actions.len(), 3);
-    assert_eq!(actions[2], "e5e6");
-    assert_eq!(gs.get_phase(), GamePhase::Handover);
-    assert!(seen(&app).is_empty());
-    gs.invoke_handover_done();
-    assert_eq!(gs.get_viewer(), 1);
-    let banner = app.window().global::<BattleBanner>();
-    assert_eq!(banner.get_battle(), Battle::Won);
-    assert_eq!(banner.get_at(), "e6");
-    assert_eq!(
-        banner.get_attacker(),
-        "?",
-        "Blue does not learn what attacked"
-    );
-    assert_eq!(banner.get_defender(), "连长");
-    assert!(banner.get_visible());
-    let red = names_of(&app, "Red");
-    assert_eq!(red.len(), 25);
-    assert!(red.iter().all(|d| d.contains("unknown piece")), "{red:?}");
-    assert!(point(&app, "e6").starts_with("Red unknown piece"));
-    for piece in PIECES {
-        assert!(
-            !red.iter().any(|d| d.contains(piece)),
-            "Blue's view names a red {piece}"
-        );
-    }
-
-    // Blue resigns: the game is over and its review shows everything.
-    gs.invoke_resign();
-    assert!(gs.get_show_end_dialog());
-    assert_eq!(result_code(&gs.get_outcome()), "win:0");
-    assert_eq!(gs.get_phase(), GamePhase::Over);
-    gs.invoke_review();
-    assert_eq!(gs.get_phase(), GamePhase::Review);
-    assert_eq!(gs.get_review_ply(), 4);
-    let red = names_of(&app, "Red");
-    assert_eq!(red.len(), 25);
-    assert!(red.iter().all(|d| !d.contains("unknown")), "{red:?}");
-    gs.invoke_review_step(-1);
-    gs.invoke_review_step(-1);
-    assert_eq!(gs.get_review_ply(), 2);
-    assert!(point(&app, "e6").contains("连长"), "before the battle");
-    gs.invoke_review_step(-1);
-    assert_eq!(
-        names_of(&app, "Red").len(),
-        25,
-        "Red's deployment, made first"
-    );
-    assert!(names_of(&app, "Blue").is_empty());
+    arrange_red(&app, dir.path());
+    both_deploy_behind_the_hand_over(&app, dir.path());
+    red_attacks_and_blue_learns_only_what_it_may(&app, dir.path());
+    blue_resigns_and_the_review_shows_everything(&app);
 
     // Reopened from the history, the game shows the same result.
     drop(app);
@@ -208,6 +82,146 @@ fn referee_pass_and_play_hides_each_seat_from_the_other() {
         24,
         "Blue lost its captain on e6"
     );
+}
+
+/// Red's deployment: swaps, a layout that breaks a rule, saved layouts.
+fn arrange_red(app: &App, dir: &Path) {
+    let j = app.window().global::<JunqiAdapter>();
+    let gs = app.window().global::<GameSession>();
+
+    // The hand-over screen first: nothing of the board shows.
+    assert_eq!(gs.get_phase(), GamePhase::Handover);
+    assert!(seen(app).is_empty(), "{:?}", seen(app));
+    gs.invoke_handover_done();
+    assert_eq!(gs.get_phase(), GamePhase::Deploy);
+    assert_eq!(names_of(app, "Red").len(), 25);
+    assert!(names_of(app, "Blue").is_empty());
+
+    // Tap two pieces to swap them: the engineer on c5 and the major on e5 (steady defence).
+    let before = (point(app, "c5"), point(app, "e5"));
+    jq_tap(app, &["c5"]);
+    assert!(point(app, "c5").contains("selected"));
+    jq_tap(app, &["e5"]);
+    assert_eq!(point(app, "c5"), before.1);
+    assert_eq!(point(app, "e5"), before.0);
+    jq_tap(app, &["c5", "e5"]); // and back
+    // A swap that breaks a rule is reported, and Ready waits.
+    jq_tap(app, &["b0", "b5"]); // the flag to the front row
+    assert!(
+        j.get_deploy_issues()
+            .iter()
+            .any(|i| i.code == "flag" && i.at == "b5")
+    );
+    j.invoke_deploy_ready();
+    assert!(stored_actions(dir).is_empty(), "a bad layout is not sent");
+    jq_tap(app, &["b0", "b5"]);
+    assert_eq!(j.get_deploy_issues().row_count(), 0);
+
+    // A layout can be saved under a name and loaded again.
+    j.set_layout_name("My wall".into());
+    j.invoke_save_layout();
+    assert_eq!(
+        j.get_saved_layouts().iter().collect::<Vec<_>>(),
+        vec![slint::SharedString::from("My wall")]
+    );
+    let saved = point(app, "a5");
+    j.invoke_deploy_random();
+    j.invoke_load_layout(0);
+    assert_eq!(point(app, "a5"), saved);
+    j.set_layout_name("Spare".into());
+    j.invoke_save_layout();
+    assert_eq!(j.get_saved_layouts().row_count(), 2);
+    j.invoke_delete_layout(1); // "Spare" sorts after "My wall"
+    assert_eq!(
+        j.get_saved_layouts().iter().collect::<Vec<_>>(),
+        vec![slint::SharedString::from("My wall")]
+    );
+}
+
+fn both_deploy_behind_the_hand_over(app: &App, dir: &Path) {
+    let j = app.window().global::<JunqiAdapter>();
+    let gs = app.window().global::<GameSession>();
+
+    j.invoke_deploy_ready();
+    assert_eq!(stored_actions(dir).len(), 1, "stored before it shows");
+    assert_eq!(gs.get_phase(), GamePhase::Handover);
+    assert!(seen(app).is_empty());
+    assert_eq!(gs.get_viewer(), 1);
+    gs.invoke_handover_done();
+    assert_eq!(gs.get_phase(), GamePhase::Deploy);
+    assert!(
+        names_of(app, "Red").is_empty(),
+        "Blue never sees Red's layout"
+    );
+    j.invoke_deploy_ready();
+    assert_eq!(gs.get_phase(), GamePhase::Handover);
+    gs.invoke_handover_done();
+}
+
+fn red_attacks_and_blue_learns_only_what_it_may(app: &App, dir: &Path) {
+    let gs = app.window().global::<GameSession>();
+    // Red plays: its major on e5 takes Blue's captain on e6.
+    assert_eq!(gs.get_phase(), GamePhase::Play);
+    assert_eq!(gs.get_to_move(), 0);
+    for d in names_of(app, "Blue") {
+        assert!(d.contains("unknown piece"), "Red sees {d}");
+    }
+    jq_tap(app, &["e5"]);
+    assert!(point(app, "e6").contains("legal move"));
+    jq_tap(app, &["e6"]);
+    let actions = stored_actions(dir);
+    assert_eq!(actions.len(), 3);
+    assert_eq!(actions[2], "e5e6");
+    assert_eq!(gs.get_phase(), GamePhase::Handover);
+    assert!(seen(app).is_empty());
+    gs.invoke_handover_done();
+    assert_eq!(gs.get_viewer(), 1);
+    let banner = app.window().global::<BattleBanner>();
+    assert_eq!(banner.get_battle(), Battle::Won);
+    assert_eq!(banner.get_at(), "e6");
+    assert_eq!(
+        banner.get_attacker(),
+        "?",
+        "Blue does not learn what attacked"
+    );
+    assert_eq!(banner.get_defender(), "连长");
+    assert!(banner.get_visible());
+    let red = names_of(app, "Red");
+    assert_eq!(red.len(), 25);
+    assert!(red.iter().all(|d| d.contains("unknown piece")), "{red:?}");
+    assert!(point(app, "e6").starts_with("Red unknown piece"));
+    for piece in PIECES {
+        assert!(
+            !red.iter().any(|d| d.contains(piece)),
+            "Blue's view names a red {piece}"
+        );
+    }
+}
+
+fn blue_resigns_and_the_review_shows_everything(app: &App) {
+    let gs = app.window().global::<GameSession>();
+    // Blue resigns: the game is over and its review shows everything.
+    gs.invoke_resign();
+    assert!(gs.get_show_end_dialog());
+    assert_eq!(result_code(&gs.get_outcome()), "win:0");
+    assert_eq!(gs.get_phase(), GamePhase::Over);
+    gs.invoke_review();
+    assert_eq!(gs.get_phase(), GamePhase::Review);
+    assert_eq!(gs.get_review_ply(), 4);
+    let red = names_of(app, "Red");
+    assert_eq!(red.len(), 25);
+    assert!(red.iter().all(|d| !d.contains("unknown")), "{red:?}");
+    gs.invoke_review_step(-1);
+    gs.invoke_review_step(-1);
+    assert_eq!(gs.get_review_ply(), 2);
+    assert!(point(app, "e6").contains("连长"), "before the battle");
+    gs.invoke_review_step(-1);
+    assert_eq!(
+        names_of(app, "Red").len(),
+        25,
+        "Red's deployment, made first"
+    );
+    assert!(names_of(app, "Blue").is_empty());
 }
 
 #[test]

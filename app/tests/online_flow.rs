@@ -46,6 +46,48 @@ fn junqi_pieces(app: &qiguan_app::App, colour: &str) -> Vec<String> {
         .collect()
 }
 
+/// The other device of a correspondence game, joined with the invite code.
+struct Opponent {
+    rt: tokio::runtime::Runtime,
+    device: Correspondence,
+    game: GameId,
+    _dir: tempfile::TempDir,
+}
+
+impl Opponent {
+    fn join(url: &str, code: &str) -> Opponent {
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let mut device = Correspondence::open(dir.path()).unwrap();
+        let game = rt.block_on(device.join(url, code, "Bo")).unwrap();
+        Opponent {
+            rt,
+            device,
+            game,
+            _dir: dir,
+        }
+    }
+
+    /// Makes an action and sends it.
+    fn play(&mut self, action: &str) {
+        self.device.play(self.game, action).unwrap();
+        assert_eq!(self.rt.block_on(self.device.flush()).unwrap().sent, 1);
+    }
+
+    /// Fetches the game, then the first legal action that `pick` likes.
+    fn legal(&mut self, pick: impl Fn(&str) -> bool) -> String {
+        self.rt.block_on(self.device.refresh(self.game)).unwrap();
+        let view = self.device.seat_view(self.game).unwrap().unwrap();
+        view.legal_actions.into_iter().find(|a| pick(a)).unwrap()
+    }
+}
+
+/// The stored record of the game on this device, in `dir`'s app.
+fn my_record(dir: &std::path::Path) -> qiguan_core::Record {
+    let store = qiguan_app::store::Store::open_dir(&dir.join("red")).unwrap();
+    store.load(GameId(1)).unwrap().record
+}
+
 #[test]
 fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {
     let dir = tempfile::tempdir().unwrap();
@@ -70,7 +112,7 @@ fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {
 
     press(&app, "Done");
     press(&app, "Continue game 1");
-    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Play);
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Xiangqi);
     assert!(app.window().global::<GameSession>().get_online());
     assert!(
         all(&app, "Undo").is_empty(),
@@ -152,9 +194,7 @@ fn home_lists_correspondence_games_waiting_for_me_first() {
 /// draw, and once the game is over keeps the whole record for the review.
 #[test]
 fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown() {
-    use common::jq_tap;
-    use qiguan_app::store::Store;
-    use qiguan_app::ui::{JunqiAdapter, NewGameAdapter};
+    use qiguan_app::ui::NewGameAdapter;
     use qiguan_core::junqi::Deployment;
 
     let dir = tempfile::tempdir().unwrap();
@@ -163,13 +203,11 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
     let ng = app.window().global::<NewGameAdapter>();
     ng.set_game_index(1);
     ng.set_junqi_mode(0);
-    let online = app.window().global::<OnlineAdapter>();
     let code = create_game(&app);
     press(&app, "Done");
 
     // Opened before the opponent has joined: it says what it waits for.
     press(&app, "Continue game 1");
-    let j = app.window().global::<JunqiAdapter>();
     let gs = app.window().global::<GameSession>();
     assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Junqi);
     assert!(gs.get_online());
@@ -180,76 +218,19 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
     );
     assert_eq!(gs.get_waiting(), Waiting::Join);
 
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let opp_dir = tempfile::tempdir().unwrap();
-    let mut opponent = Correspondence::open(opp_dir.path()).unwrap();
-    let theirs: GameId = rt.block_on(opponent.join(&url, &code, "Bo")).unwrap();
+    let mut opponent = Opponent::join(&url, &code);
     let layout = Deployment::classic("快攻 Fast attack").unwrap().mirror();
-    opponent
-        .play(theirs, &format!("deploy:{}", layout.to_text()))
-        .unwrap();
-    assert_eq!(rt.block_on(opponent.flush()).unwrap().sent, 1);
+    opponent.play(&format!("deploy:{}", layout.to_text()));
     until(&app, Duration::from_secs(5), || {
         gs.get_waiting() == Waiting::Nothing
     });
+    junqi_deploy_and_attack(&app);
+    junqi_draw_by_agreement(&app, &mut opponent);
 
-    // Red deploys (the steady defence it was offered): sent, then its turn.
-    j.invoke_deploy_ready();
-    until(&app, Duration::from_secs(5), || {
-        gs.get_phase() == GamePhase::Play && gs.get_waiting() == Waiting::Nothing
-    });
-    assert_eq!(gs.get_to_move(), 0);
-    assert_eq!(junqi_pieces(&app, "Red").len(), 25);
-    let blue = junqi_pieces(&app, "Blue");
-    assert_eq!(blue.len(), 25);
-    assert!(blue.iter().all(|d| d.contains("unknown piece")), "{blue:?}");
-
-    // Red's major on e5 takes what stands on e6 (Blue's fast attack puts a piece there).
-    jq_tap(&app, &["e5"]);
-    assert!(point(&app, "e6").contains("legal move"));
-    jq_tap(&app, &["e6"]);
-    until(&app, Duration::from_secs(5), || {
-        gs.get_waiting() == Waiting::Turn && online.get_pending() == 0
-    });
-    let banner = app.window().global::<BattleBanner>();
-    assert_eq!(banner.get_at(), "e6");
-    assert_eq!(banner.get_attacker(), "营长", "Red knows its own piece");
-    assert_eq!(banner.get_defender(), "?", "but not Blue's");
-    // Blue's move arrives.
-    rt.block_on(opponent.refresh(theirs)).unwrap();
-    let legal = opponent.seat_view(theirs).unwrap().unwrap().legal_actions;
-    let mv = legal
-        .iter()
-        .find(|a| a.parse::<qiguan_core::junqi::Move>().is_ok())
-        .unwrap()
-        .clone();
-    opponent.play(theirs, &mv).unwrap();
-    rt.block_on(opponent.flush()).unwrap();
-    until(&app, Duration::from_secs(5), || gs.get_to_move() == 0);
-    assert_eq!(gs.get_waiting(), Waiting::Nothing);
-
-    // Red offers a draw; Blue accepts; the game is over and the review shows Blue's layout.
-    assert!(gs.get_can_offer_draw());
-    gs.invoke_offer_draw();
-    assert_eq!(gs.get_waiting(), Waiting::Sending);
-    assert_eq!(gs.get_draw_offered_by(), 0, "shown as made at once");
-    until(&app, Duration::from_secs(5), || {
-        gs.get_waiting() == Waiting::Nothing
-    });
-    assert_eq!(gs.get_draw_offered_by(), 0);
-    assert!(!gs.get_can_offer_draw());
-    rt.block_on(opponent.refresh(theirs)).unwrap();
-    opponent.play(theirs, "accept-draw").unwrap();
-    rt.block_on(opponent.flush()).unwrap();
-    until(&app, Duration::from_secs(5), || {
-        gs.get_phase() == GamePhase::Over
-    });
-    assert_eq!(result_code(&gs.get_outcome()), "draw");
-    assert!(gs.get_show_end_dialog());
+    // The review shows Blue's layout: the whole record is kept once the game is over.
     gs.invoke_review();
     assert_eq!(gs.get_phase(), GamePhase::Review);
-    let store = Store::open_dir(&dir.path().join("red")).unwrap();
-    let record = store.load(GameId(1)).unwrap().record;
+    let record = my_record(dir.path());
     assert!(
         record
             .actions
@@ -263,6 +244,62 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
         .filter(|d| !d.contains("unknown"))
         .count();
     assert_eq!(blue_named, 25, "the review shows every piece");
+}
+
+/// Red deploys (the steady defence it was offered), then its major on e5 takes what stands on
+/// e6 (Blue's fast attack puts a piece there).
+fn junqi_deploy_and_attack(app: &qiguan_app::App) {
+    use common::jq_tap;
+    let gs = app.window().global::<GameSession>();
+    let online = app.window().global::<OnlineAdapter>();
+    app.window()
+        .global::<qiguan_app::ui::JunqiAdapter>()
+        .invoke_deploy_ready();
+    until(app, Duration::from_secs(5), || {
+        gs.get_phase() == GamePhase::Play && gs.get_waiting() == Waiting::Nothing
+    });
+    assert_eq!(gs.get_to_move(), 0);
+    assert_eq!(junqi_pieces(app, "Red").len(), 25);
+    let blue = junqi_pieces(app, "Blue");
+    assert_eq!(blue.len(), 25);
+    assert!(blue.iter().all(|d| d.contains("unknown piece")), "{blue:?}");
+
+    jq_tap(app, &["e5"]);
+    assert!(point(app, "e6").contains("legal move"));
+    jq_tap(app, &["e6"]);
+    until(app, Duration::from_secs(5), || {
+        gs.get_waiting() == Waiting::Turn && online.get_pending() == 0
+    });
+    let banner = app.window().global::<BattleBanner>();
+    assert_eq!(banner.get_at(), "e6");
+    assert_eq!(banner.get_attacker(), "营长", "Red knows its own piece");
+    assert_eq!(banner.get_defender(), "?", "but not Blue's");
+}
+
+/// Blue's move arrives; Red offers a draw (shown at once, sent), and Blue accepts.
+fn junqi_draw_by_agreement(app: &qiguan_app::App, opponent: &mut Opponent) {
+    let gs = app.window().global::<GameSession>();
+    let mv = opponent.legal(|a| a.parse::<qiguan_core::junqi::Move>().is_ok());
+    opponent.play(&mv);
+    until(app, Duration::from_secs(5), || gs.get_to_move() == 0);
+    assert_eq!(gs.get_waiting(), Waiting::Nothing);
+
+    assert!(gs.get_can_offer_draw());
+    gs.invoke_offer_draw();
+    assert_eq!(gs.get_waiting(), Waiting::Sending);
+    assert_eq!(gs.get_draw_offered_by(), 0, "shown as made at once");
+    until(app, Duration::from_secs(5), || {
+        gs.get_waiting() == Waiting::Nothing
+    });
+    assert_eq!(gs.get_draw_offered_by(), 0);
+    assert!(!gs.get_can_offer_draw());
+    opponent.legal(|a| a == "accept-draw");
+    opponent.play("accept-draw");
+    until(app, Duration::from_secs(5), || {
+        gs.get_phase() == GamePhase::Over
+    });
+    assert_eq!(result_code(&gs.get_outcome()), "draw");
+    assert!(gs.get_show_end_dialog());
 }
 
 #[test]
@@ -368,34 +405,33 @@ fn an_aeroplane_correspondence_game_with_the_servers_computer_and_the_servers_ro
     );
 }
 
+/// The descriptions of the Sea-land-air points that start with `colour`.
+fn sea_land_air_pieces(app: &qiguan_app::App, colour: &str) -> Vec<String> {
+    use qiguan_core::sealandair::Point;
+    (0..99)
+        .map(|i| point(app, &Point::from_index(i).unwrap().to_string()))
+        .filter(|d| d.starts_with(colour))
+        .collect()
+}
+
 #[test]
 fn a_sea_land_air_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown() {
-    use common::sla_tap;
-    use qiguan_app::store::Store;
-    use qiguan_app::ui::{NewGameAdapter, SlaAdapter};
+    use qiguan_app::ui::NewGameAdapter;
     use qiguan_core::junqi::Side;
-    use qiguan_core::sealandair::{Deployment, Point, SeaLandAirView, bot};
+    use qiguan_core::sealandair::Deployment;
 
-    let sla_pieces = |app: &qiguan_app::App, colour: &str| -> Vec<String> {
-        (0..99)
-            .map(|i| point(app, &Point::from_index(i).unwrap().to_string()))
-            .filter(|d| d.starts_with(colour))
-            .collect()
-    };
     let dir = tempfile::tempdir().unwrap();
     let (url, app) = app_with_server(dir.path());
     press(&app, "Correspondence: play a friend over days");
     let ng = app.window().global::<NewGameAdapter>();
     ng.set_game_index(3);
-    let online = app.window().global::<OnlineAdapter>();
     let code = create_game(&app);
     press(&app, "Done");
     press(&app, "Continue game 1");
-    let a = app.window().global::<SlaAdapter>();
     let gs = app.window().global::<GameSession>();
     assert_eq!(
         app.window().global::<Nav>().get_screen(),
-        Screen::Sealandair
+        Screen::SeaLandAir
     );
     assert!(gs.get_online());
     assert_eq!(
@@ -405,10 +441,7 @@ fn a_sea_land_air_correspondence_game_shows_only_my_seat_and_ends_with_everythin
     );
     assert_eq!(gs.get_waiting(), Waiting::Join);
 
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let opp_dir = tempfile::tempdir().unwrap();
-    let mut opponent = Correspondence::open(opp_dir.path()).unwrap();
-    let theirs: GameId = rt.block_on(opponent.join(&url, &code, "Bo")).unwrap();
+    let mut opponent = Opponent::join(&url, &code);
     let layout = Deployment::sensible(Side::North, 5);
     // A layout with the flag out of the city is refused on the device, before it is queued.
     let mut bad = layout.clone();
@@ -420,46 +453,19 @@ fn a_sea_land_air_correspondence_game_shows_only_my_seat_and_ends_with_everythin
         .0;
     bad.swap(flag, "c7".parse().unwrap());
     let refused = opponent
-        .play(theirs, &format!("deploy:{}", bad.to_text()))
+        .device
+        .play(opponent.game, &format!("deploy:{}", bad.to_text()))
         .unwrap_err();
     assert!(refused.to_string().contains("city"), "{refused}");
-    opponent
-        .play(theirs, &format!("deploy:{}", layout.to_text()))
-        .unwrap();
-    assert_eq!(rt.block_on(opponent.flush()).unwrap().sent, 1);
+    opponent.play(&format!("deploy:{}", layout.to_text()));
     until(&app, Duration::from_secs(5), || {
         gs.get_waiting() == Waiting::Nothing
     });
+    sea_land_air_deploy_and_move(&app, dir.path());
 
-    a.invoke_deploy_ready();
-    until(&app, Duration::from_secs(5), || {
-        gs.get_phase() == GamePhase::Play && gs.get_waiting() == Waiting::Nothing
-    });
-    assert_eq!(gs.get_to_move(), 0);
-    assert_eq!(sla_pieces(&app, "Red").len(), 37);
-    let blue = sla_pieces(&app, "Blue");
-    assert_eq!(blue.len(), 37);
-    assert!(blue.iter().all(|d| d.contains("unknown piece")), "{blue:?}");
-
-    // Red moves what the computer would, by tapping; the server's answer comes back.
-    let store = Store::open_dir(&dir.path().join("red")).unwrap();
-    let kept = store.seat_view(GameId(1)).unwrap().unwrap();
-    let server: qiguan_app::sync::ServerView = serde_json::from_str(&kept).unwrap();
-    let view: SeaLandAirView = serde_json::from_value(server.view["game"].clone()).unwrap();
-    let mv = bot::choose(&view, qiguan_core::Seat::FIRST, 3)
-        .unwrap()
-        .to_string();
-    let (from, to) = mv.split_once(['-', '*']).unwrap();
-    sla_tap(&app, &[from, to]);
-    until(&app, Duration::from_secs(5), || {
-        gs.get_waiting() == Waiting::Turn && online.get_pending() == 0
-    });
     // Blue answers; then Red resigns.
-    rt.block_on(opponent.refresh(theirs)).unwrap();
-    let legal = opponent.seat_view(theirs).unwrap().unwrap().legal_actions;
-    let reply = legal.iter().find(|a| a.contains('-')).unwrap().clone();
-    opponent.play(theirs, &reply).unwrap();
-    rt.block_on(opponent.flush()).unwrap();
+    let reply = opponent.legal(|a| a.contains('-'));
+    opponent.play(&reply);
     until(&app, Duration::from_secs(5), || gs.get_to_move() == 0);
     assert!(gs.get_can_resign());
     gs.invoke_resign();
@@ -469,7 +475,7 @@ fn a_sea_land_air_correspondence_game_shows_only_my_seat_and_ends_with_everythin
     assert_eq!(result_code(&gs.get_outcome()), "win:1");
     gs.invoke_review();
     assert_eq!(gs.get_phase(), GamePhase::Review);
-    let record = store.load(GameId(1)).unwrap().record;
+    let record = my_record(dir.path());
     assert!(
         record
             .actions
@@ -478,9 +484,43 @@ fn a_sea_land_air_correspondence_game_shows_only_my_seat_and_ends_with_everythin
         "the whole record is kept once the game is over"
     );
     gs.invoke_review_step(-(record.actions.len() as i32) + 2);
-    let blue_named = sla_pieces(&app, "Blue")
+    let blue_named = sea_land_air_pieces(&app, "Blue")
         .iter()
         .filter(|d| !d.contains("unknown"))
         .count();
     assert_eq!(blue_named, 37, "the review shows every piece");
+}
+
+/// Red deploys, sees only its own pieces, and moves what the computer would, by tapping; the
+/// server's answer comes back.
+fn sea_land_air_deploy_and_move(app: &qiguan_app::App, dir: &std::path::Path) {
+    use common::sla_tap;
+    use qiguan_app::ui::SeaLandAirAdapter;
+    use qiguan_core::sealandair::{SeaLandAirView, bot};
+    let gs = app.window().global::<GameSession>();
+    let online = app.window().global::<OnlineAdapter>();
+    app.window()
+        .global::<SeaLandAirAdapter>()
+        .invoke_deploy_ready();
+    until(app, Duration::from_secs(5), || {
+        gs.get_phase() == GamePhase::Play && gs.get_waiting() == Waiting::Nothing
+    });
+    assert_eq!(gs.get_to_move(), 0);
+    assert_eq!(sea_land_air_pieces(app, "Red").len(), 37);
+    let blue = sea_land_air_pieces(app, "Blue");
+    assert_eq!(blue.len(), 37);
+    assert!(blue.iter().all(|d| d.contains("unknown piece")), "{blue:?}");
+
+    let store = qiguan_app::store::Store::open_dir(&dir.join("red")).unwrap();
+    let kept = store.seat_view(GameId(1)).unwrap().unwrap();
+    let server: qiguan_app::sync::ServerView = serde_json::from_str(&kept).unwrap();
+    let view: SeaLandAirView = serde_json::from_value(server.view["game"].clone()).unwrap();
+    let mv = bot::choose(&view, qiguan_core::Seat::FIRST, 3)
+        .unwrap()
+        .to_string();
+    let (from, to) = mv.split_once(['-', '*']).unwrap();
+    sla_tap(app, &[from, to]);
+    until(app, Duration::from_secs(5), || {
+        gs.get_waiting() == Waiting::Turn && online.get_pending() == 0
+    });
 }

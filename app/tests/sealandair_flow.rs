@@ -9,7 +9,7 @@ mod common;
 use common::{latest_game, point, sla_drive, sla_tap, start, stored_actions};
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{GamePhase, GameSession, ResultKind};
-use qiguan_app::ui::{HomeAdapter, NewGameAdapter, SlaAdapter};
+use qiguan_app::ui::{HomeAdapter, NewGameAdapter, SeaLandAirAdapter};
 use qiguan_core::sealandair::Point;
 use slint::ComponentHandle;
 
@@ -53,7 +53,7 @@ fn new_game(app: &qiguan_app::App, computer: bool) {
 fn pass_and_play_hides_each_seat_from_the_other() {
     let dir = tempfile::tempdir().unwrap();
     let app = start(dir.path(), Language::English, (1280, 800));
-    let a = app.window().global::<SlaAdapter>();
+    let a = app.window().global::<SeaLandAirAdapter>();
     let gs = app.window().global::<GameSession>();
     new_game(&app, false);
 
@@ -137,7 +137,7 @@ fn pass_and_play_hides_each_seat_from_the_other() {
 fn a_game_against_the_computer_to_the_end_then_review_and_history() {
     let dir = tempfile::tempdir().unwrap();
     let app = start(dir.path(), Language::Chinese, (360, 780));
-    let a = app.window().global::<SlaAdapter>();
+    let a = app.window().global::<SeaLandAirAdapter>();
     let gs = app.window().global::<GameSession>();
     new_game(&app, true);
     // No hand-over against the computer, which has deployed already.

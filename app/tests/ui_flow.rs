@@ -6,7 +6,7 @@ mod common;
 use common::{all, click, one, point, press, start, targets};
 use i_slint_backend_testing::mock_elapsed_time;
 use qiguan_app::settings::Language;
-use qiguan_app::ui::{Nav, PlayAdapter, ReplayAdapter, Screen};
+use qiguan_app::ui::{Nav, ReplayAdapter, Screen, XiangqiAdapter};
 use slint::ComponentHandle;
 use slint::platform::PointerEventButton;
 use std::time::Duration;
@@ -30,7 +30,7 @@ fn select_move_undo_finish_then_find_the_game_in_history_and_replay_it() {
     press(&app, "New Xiangqi game");
     assert_eq!(screen(&app), Screen::NewGame);
     press(&app, "Start game");
-    assert_eq!(screen(&app), Screen::Play);
+    assert_eq!(screen(&app), Screen::Xiangqi);
     assert!(
         point(&app, "h3").contains("red 炮"),
         "{}",
@@ -172,14 +172,14 @@ fn continue_from_here_starts_a_new_game_from_the_shown_position() {
     assert_eq!(screen(&app), Screen::Replay);
     press(&app, "Previous move");
     press(&app, "Continue from here");
-    assert_eq!(screen(&app), Screen::Play);
+    assert_eq!(screen(&app), Screen::Xiangqi);
     assert!(point(&app, "e3").contains("red 炮"));
     assert!(
         point(&app, "h10").contains("black 马"),
         "the position after one move"
     );
     assert!(one(&app, "Black · to move").is_valid());
-    assert_eq!(app.window().global::<PlayAdapter>().get_game_id(), 2);
+    assert_eq!(app.window().global::<XiangqiAdapter>().get_game_id(), 2);
 }
 
 #[test]
@@ -241,7 +241,7 @@ fn the_interface_switches_to_chinese() {
 fn flip_and_the_orientation_setting_turn_the_board() {
     let dir = tempfile::tempdir().unwrap();
     let app = start(dir.path(), Language::English, (360, 780));
-    let play = app.window().global::<PlayAdapter>();
+    let play = app.window().global::<XiangqiAdapter>();
     press(&app, "New Xiangqi game");
     press(&app, "Start game");
     assert!(!play.get_flipped(), "Red at the bottom by default");

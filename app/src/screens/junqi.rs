@@ -208,7 +208,7 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Junqi>, view: &JunqiView) {
         None if s.handover => hidden_cells(),
         None => view_cells(s, view),
     };
-    crate::board_view::sync(&s.board.cells, cells);
+    super::sync(&s.board.cells, cells);
 
     let ui = ctx.ui();
     let a = ui.global::<JunqiAdapter>();

@@ -10,20 +10,20 @@ pub mod junqi;
 pub mod nav;
 pub mod new_game;
 pub mod online;
-pub mod play;
 pub mod registry;
 pub mod replay;
 pub mod sealandair;
 pub mod secret;
 pub mod session;
 pub mod settings;
+pub mod xiangqi;
 
 use crate::ctx::Ctx;
 use crate::store::{GameId, StoreError};
 use qiguan_core::xiangqi::Xiangqi;
 use qiguan_core::{GameResult, Match};
 use qiguan_ui::Nav;
-use slint::ComponentHandle;
+use slint::{ComponentHandle, Model, VecModel};
 use std::rc::{Rc, Weak};
 
 /// A stored Xiangqi game, replayed: the match, its players' names and when it began.
@@ -91,6 +91,24 @@ fn connect_session(ctx: &Rc<Ctx>) {
     a.on_review_step(handler(ctx, |ctx, step: i32| {
         registry::session_call(ctx, Call::ReviewStep(step));
     }));
+}
+
+/// Makes `model` hold `rows`, touching only the rows that changed, so that the view keeps
+/// its elements (and its scroll position) instead of rebuilding them.
+pub(crate) fn sync<T: Clone + PartialEq + 'static>(model: &VecModel<T>, rows: Vec<T>) {
+    let old = model.row_count();
+    for (i, row) in rows.iter().enumerate() {
+        if i < old {
+            if model.row_data(i).as_ref() != Some(row) {
+                model.set_row_data(i, row.clone());
+            }
+        } else {
+            model.push(row.clone());
+        }
+    }
+    for i in (rows.len()..old).rev() {
+        model.remove(i);
+    }
 }
 
 /// Shows a problem over the current screen.

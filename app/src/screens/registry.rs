@@ -69,7 +69,7 @@ impl OnlineChoice {
 
 /// Every game, in the order the screens list them (New game's tabs, the history's filter).
 pub(crate) static GAMES: [&GameEntry; 4] = [
-    &super::play::ENTRY,
+    &super::xiangqi::ENTRY,
     &super::junqi::ENTRY,
     &super::aeroplane::ENTRY,
     &super::sealandair::ENTRY,

@@ -1,11 +1,12 @@
 //! Replay: step through a stored game, continue from any position, export FEN and PGN.
 
+use super::sync;
 use super::{handler, handler0};
-use crate::board_view::{self, Marks, check_square, move_rows, sync};
 use crate::ctx::Ctx;
 use crate::history_model::format_date;
 use crate::settings::Orientation;
 use crate::store::{GameId, Mode, StoreError};
+use crate::xiangqi_view::{self, Marks, check_square, move_rows};
 use qiguan_core::xiangqi::pgn::{MoveFormat, write_pgn};
 use qiguan_core::xiangqi::{Move, Position, Xiangqi, XiangqiOptions, XiangqiSetup};
 use qiguan_core::{Match, Rules};
@@ -102,7 +103,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         check: check_square(&pos),
         ..Marks::default()
     };
-    sync(&s.cells, board_view::cells(&pos, &marks));
+    sync(&s.cells, xiangqi_view::cells(&pos, &marks));
     sync(
         &s.rows,
         move_rows(s.game.game().start_position(), &s.moves, settings.notation),
@@ -147,7 +148,7 @@ fn continue_here(ctx: &Rc<Ctx>) {
     };
     ctx.ui().global::<ReplayAdapter>().set_autoplay(false);
     match started {
-        Ok((game, players)) => super::play::start_match(ctx, game, players, Mode::PassAndPlay),
+        Ok((game, players)) => super::xiangqi::start_match(ctx, game, players, Mode::PassAndPlay),
         // A position with no legal move for the side to move, say: say so.
         Err(e) => super::show_error(ctx, &e.to_string()),
     }

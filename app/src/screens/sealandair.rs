@@ -22,7 +22,7 @@ use qiguan_core::sealandair::{
     SeaLandAirOptions, SeaLandAirView, SeenPlay, bot, map,
 };
 use qiguan_core::{Match, Seat};
-use qiguan_ui::{Battle, NewGameAdapter, Screen, SlaAdapter, SlaCell};
+use qiguan_ui::{Battle, NewGameAdapter, Screen, SeaLandAirAdapter, SeaLandAirCell};
 use slint::{ComponentHandle, ModelRc};
 use std::rc::Rc;
 
@@ -30,8 +30,8 @@ use std::rc::Rc;
 pub(crate) const ENTRY: GameEntry = session::entry::<SeaLandAir>(connect);
 
 impl GameScreen for SeaLandAir {
-    type Board = BoardModel<SlaCell>;
-    const SCREEN: Screen = Screen::Sealandair;
+    type Board = BoardModel<SeaLandAirCell>;
+    const SCREEN: Screen = Screen::SeaLandAir;
     secret_screen!();
 
     fn chosen_options(a: &NewGameAdapter<'_>) -> SeaLandAirOptions {
@@ -112,7 +112,7 @@ fn flipped(s: &Session<SeaLandAir>) -> bool {
 
 pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
-    let a = ui.global::<SlaAdapter>();
+    let a = ui.global::<SeaLandAirAdapter>();
     a.on_cell_clicked(handler(ctx, session::tap::<SeaLandAir>));
     a.on_deploy_random(handler0(ctx, |ctx| {
         if let Some(s) = session::slot::<SeaLandAir>(ctx).borrow_mut().as_mut()
@@ -136,7 +136,7 @@ fn same_place(a: Point, b: Point) -> bool {
 /// [`session::refresh`]).
 fn refresh_board(ctx: &Rc<Ctx>, s: &Session<SeaLandAir>, view: &SeaLandAirView) {
     let ui = ctx.ui();
-    let a = ui.global::<SlaAdapter>();
+    let a = ui.global::<SeaLandAirAdapter>();
     let options = s.options();
     let flipped = flipped(s);
     if *s.board.drawn_for.borrow() != Some(flipped) {
@@ -148,7 +148,7 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<SeaLandAir>, view: &SeaLandAirView) 
         None if s.handover => base_cells(flipped),
         None => view_cells(s, view, flipped),
     };
-    crate::board_view::sync(&s.board.cells, cells);
+    super::sync(&s.board.cells, cells);
     a.set_cells(ModelRc::from(s.board.cells.clone()));
     a.set_bottom_seat(s.viewer.index() as i32);
     a.set_quiet_left(options.quiet_plies as i32 - view.quiet_plies as i32);
@@ -251,7 +251,7 @@ fn xy(p: Point, flipped: bool) -> (f32, f32) {
     (x as f32 + 3.5, (24 - y) as f32 + 1.5)
 }
 
-fn base_cell(p: Point, flipped: bool) -> SlaCell {
+fn base_cell(p: Point, flipped: bool) -> SeaLandAirCell {
     let (x, y) = xy(p, flipped);
     let layer = match p.layer() {
         _ if p == Point::BRIDGE => 4,
@@ -268,7 +268,7 @@ fn base_cell(p: Point, flipped: bool) -> SlaCell {
         Label::Port => "港",
         _ => "",
     };
-    SlaCell {
+    SeaLandAirCell {
         label: p.to_string().into(),
         x,
         y,
@@ -276,16 +276,16 @@ fn base_cell(p: Point, flipped: bool) -> SlaCell {
         tag: tag.into(),
         placement: p.is_placement(),
         side: -1,
-        ..SlaCell::default()
+        ..SeaLandAirCell::default()
     }
 }
 
 /// The empty board, for behind the hand-over screen.
-fn base_cells(flipped: bool) -> Vec<SlaCell> {
+fn base_cells(flipped: bool) -> Vec<SeaLandAirCell> {
     Point::all().map(|p| base_cell(p, flipped)).collect()
 }
 
-fn put(cell: &mut SlaCell, side: Side, kind: Option<Kind>) {
+fn put(cell: &mut SeaLandAirCell, side: Side, kind: Option<Kind>) {
     cell.side = side as i32;
     match kind {
         Some(kind) => cell.piece = kind.short().into(),
@@ -295,7 +295,11 @@ fn put(cell: &mut SlaCell, side: Side, kind: Option<Kind>) {
 
 /// The viewer's picture: its draft (or the deployment it sent) while deploying, else its view,
 /// with its marks.
-fn view_cells(s: &Session<SeaLandAir>, view: &SeaLandAirView, flipped: bool) -> Vec<SlaCell> {
+fn view_cells(
+    s: &Session<SeaLandAir>,
+    view: &SeaLandAirView,
+    flipped: bool,
+) -> Vec<SeaLandAirCell> {
     let mut cells = base_cells(flipped);
     if let Some(draft) = s.draft.clone().or_else(|| s.pending_deployment()) {
         for (p, kind) in &draft.pieces {
@@ -329,22 +333,7 @@ fn view_cells(s: &Session<SeaLandAir>, view: &SeaLandAirView, flipped: bool) -> 
             }
         }
     }
-    if let Some(last) = &view.last {
-        match &last.event {
-            SeaLandAirEvent::Moved { mv }
-            | SeaLandAirEvent::Battle { mv, .. }
-            | SeaLandAirEvent::Retreated { mv, .. } => {
-                if let Ok(m) = mv.parse::<Move>() {
-                    cells[m.from.index()].last = true;
-                    cells[m.to.index()].last = true;
-                    if matches!(last.event, SeaLandAirEvent::Battle { .. }) {
-                        cells[m.to.index()].battle = true;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
+    mark_last(&mut cells, view);
     for action in s.source.pending() {
         if let Ok(SeaLandAirMove::Go(m)) = action.parse::<SeaLandAirMove>() {
             cells[m.from.index()].selected = true;
@@ -354,9 +343,27 @@ fn view_cells(s: &Session<SeaLandAir>, view: &SeaLandAirView, flipped: bool) -> 
     cells
 }
 
+/// Marks the last move, and the point of its battle.
+fn mark_last(cells: &mut [SeaLandAirCell], view: &SeaLandAirView) {
+    let Some(last) = &view.last else { return };
+    let (SeaLandAirEvent::Moved { mv }
+    | SeaLandAirEvent::Battle { mv, .. }
+    | SeaLandAirEvent::Retreated { mv, .. }) = &last.event
+    else {
+        return;
+    };
+    if let Ok(m) = mv.parse::<Move>() {
+        cells[m.from.index()].last = true;
+        cells[m.to.index()].last = true;
+        if matches!(last.event, SeaLandAirEvent::Battle { .. }) {
+            cells[m.to.index()].battle = true;
+        }
+    }
+}
+
 /// A finished game as it stood at an earlier action, every piece shown: the layouts while
 /// deploying, then the board with the last move marked.
-fn review_cells(past: &Match<SeaLandAir>, flipped: bool) -> Vec<SlaCell> {
+fn review_cells(past: &Match<SeaLandAir>, flipped: bool) -> Vec<SeaLandAirCell> {
     let mut cells = base_cells(flipped);
     let g = past.game();
     if g.deploying() {
@@ -405,7 +412,7 @@ fn shifted(a: (f32, f32), b: (f32, f32), d: f32) -> ((f32, f32), (f32, f32)) {
 }
 
 /// Draws every line of the board from core's data, for this orientation.
-fn draw_paths(a: &SlaAdapter<'_>, flipped: bool) {
+fn draw_paths(a: &SeaLandAirAdapter<'_>, flipped: bool) {
     let m = map();
     let at = |p: Point| xy(p, flipped);
     let links = link_paths(&at);

@@ -119,10 +119,8 @@ fn a_finished_game_records_its_result_and_undo_reopens_it() {
     assert_eq!(store.load(id).unwrap().record, record);
 }
 
-#[test]
-fn history_filters_by_game_result_mode_date_and_search() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open_dir(dir.path()).unwrap();
+/// Three games: one unfinished, one Black lost by resigning (played at 250), one imported.
+fn three_games(store: &mut Store) -> [GameId; 3] {
     let a = store
         .create_game(&new_game(["Zhang San", "Li Si"]), 100)
         .unwrap();
@@ -133,13 +131,20 @@ fn history_filters_by_game_result_mode_date_and_search() {
     imported.mode = Mode::Imported;
     let c = store.create_game(&imported, 300).unwrap();
     let mut game = start();
-    play(&mut store, b, &mut game, &["h3e3"], 250);
+    play(store, b, &mut game, &["h3e3"], 250);
     game.apply_text(Actor::Seat(Seat::SECOND), "resign")
         .unwrap();
     let standing = Standing::of(&game);
     let entry = game.record().actions[1].clone();
     store.append_action(b, 1, &entry, &standing, 260).unwrap();
+    [a, b, c]
+}
 
+#[test]
+fn history_filters_by_game_result_mode_date_and_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open_dir(dir.path()).unwrap();
+    let [a, b, c] = three_games(&mut store);
     let ids = |f: HistoryFilter| store.history_ids(&f).unwrap();
     assert_eq!(ids(HistoryFilter::default()), [c, b, a], "newest first");
     let only = |result| HistoryFilter {

@@ -7,8 +7,8 @@ use i_slint_backend_testing::{ElementHandle, TestingBackend, TestingBackendOptio
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{
     Battle, BattleBanner, GameOutcome, GamePhase, GameRow, GameSession, HistoryAdapter,
-    HomeAdapter, JunqiAdapter, Nav, OnlineAdapter, PlayAdapter, ReplayAdapter, ResultKind, Screen,
-    SettingsAdapter, Waiting,
+    HomeAdapter, JunqiAdapter, Nav, OnlineAdapter, ReplayAdapter, ResultKind, Screen,
+    SettingsAdapter, Waiting, XiangqiAdapter,
 };
 use qiguan_app::{App, AppOptions};
 use slint::ComponentHandle;
@@ -142,7 +142,7 @@ pub fn sq(name: &str) -> i32 {
 }
 
 pub fn play(app: &App, moves: &[&str]) {
-    let a = app.window().global::<PlayAdapter>();
+    let a = app.window().global::<XiangqiAdapter>();
     for m in moves {
         let split = 1 + m[1..]
             .find(|c: char| c.is_ascii_alphabetic())
@@ -285,7 +285,7 @@ pub fn sla(name: &str) -> i32 {
 
 /// Taps Sea-land-air points in turn.
 pub fn sla_tap(app: &App, points: &[&str]) {
-    let a = app.window().global::<qiguan_app::ui::SlaAdapter>();
+    let a = app.window().global::<qiguan_app::ui::SeaLandAirAdapter>();
     for p in points {
         a.invoke_cell_clicked(sla(p));
     }
@@ -325,7 +325,7 @@ pub fn sla_drive(app: &App, dir: &Path, limit: usize, mut stop: impl FnMut(&App)
 pub fn sealandair_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     let ui = app.window();
     let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
-    let a = ui.global::<qiguan_app::ui::SlaAdapter>();
+    let a = ui.global::<qiguan_app::ui::SeaLandAirAdapter>();
     let gs = ui.global::<GameSession>();
     ui.global::<HomeAdapter>()
         .invoke_new_game("sea-land-air".into());
@@ -577,9 +577,9 @@ pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &s
         &["h3e3", "h10g8", "h1g3", "i10h10", "i1h1", "b10c8", "e3e7"],
     );
     // Black to move: pick up the cannon on h8 to show where it may go.
-    ui.global::<PlayAdapter>().invoke_cell_clicked(sq("h8"));
+    ui.global::<XiangqiAdapter>().invoke_cell_clicked(sq("h8"));
     visit(&app, "play");
-    ui.global::<PlayAdapter>().invoke_cell_clicked(sq("h8"));
+    ui.global::<XiangqiAdapter>().invoke_cell_clicked(sq("h8"));
     ui.global::<Nav>().invoke_back();
     visit(&app, "home");
 

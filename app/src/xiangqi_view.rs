@@ -4,7 +4,7 @@ use crate::settings::Notation;
 use qiguan_core::xiangqi::notation::{to_chinese, to_wxf};
 use qiguan_core::xiangqi::{Color, Kind, Move, Piece, Position, Square};
 use qiguan_ui::{BoardCell, MoveRow};
-use slint::{Model, SharedString, VecModel};
+use slint::SharedString;
 
 /// What to mark on the board besides the pieces.
 #[derive(Clone, Default, Debug)]
@@ -124,24 +124,6 @@ pub fn move_rows(start: &Position, moves: &[Move], notation: Notation) -> Vec<Mo
         let _ = pos.play(m);
     }
     rows
-}
-
-/// Makes `model` hold `rows`, touching only the rows that changed, so that the view keeps
-/// its elements (and its scroll position) instead of rebuilding them.
-pub fn sync<T: Clone + PartialEq + 'static>(model: &VecModel<T>, rows: Vec<T>) {
-    let old = model.row_count();
-    for (i, row) in rows.iter().enumerate() {
-        if i < old {
-            if model.row_data(i).as_ref() != Some(row) {
-                model.set_row_data(i, row.clone());
-            }
-        } else {
-            model.push(row.clone());
-        }
-    }
-    for i in (rows.len()..old).rev() {
-        model.remove(i);
-    }
 }
 
 #[cfg(test)]

@@ -6,20 +6,21 @@
 use super::registry::GameEntry;
 use super::replay::ReplaySession;
 use super::session::{self, GameScreen, Session};
+use super::sync;
 use super::{handler, handler0, handler2};
-use crate::board_view::{self, Marks, check_square, move_rows, notate, sync};
 use crate::ctx::{Ctx, Sessions};
 use crate::settings::Orientation;
 use crate::store::{GameId, Mode, NewGame};
+use crate::xiangqi_view::{self, Marks, check_square, move_rows, notate};
 use qiguan_core::xiangqi::{Color, Move, Square, Xiangqi, XiangqiOptions, XiangqiView};
 use qiguan_core::{AnyMatch, Match, Seat};
-use qiguan_ui::{BoardCell, MoveRow, NewGameAdapter, PlayAdapter, Screen};
+use qiguan_ui::{BoardCell, MoveRow, NewGameAdapter, Screen, XiangqiAdapter};
 use slint::{ComponentHandle, ModelRc, VecModel};
 use std::rc::Rc;
 
 /// What the Xiangqi screen keeps of its own.
 #[derive(Default)]
-pub(crate) struct XiangqiBoard {
+pub(crate) struct XiangqiModels {
     cells: Rc<VecModel<BoardCell>>,
     moves: Rc<VecModel<MoveRow>>,
     /// A move waiting for the player's confirmation (a setting).
@@ -41,11 +42,11 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
 };
 
 impl GameScreen for Xiangqi {
-    type Board = XiangqiBoard;
+    type Board = XiangqiModels;
     type Spot = Square;
     type Draft = ();
     type Shown = ();
-    const SCREEN: Screen = Screen::Play;
+    const SCREEN: Screen = Screen::Xiangqi;
     const UNDO: bool = true;
 
     fn chosen_options(a: &NewGameAdapter<'_>) -> XiangqiOptions {
@@ -117,7 +118,7 @@ fn choose(ctx: &Rc<Ctx>, s: &mut Session<Xiangqi>, m: Move) -> Option<Move> {
 pub fn connect(ctx: &Rc<Ctx>) {
     super::replay::connect(ctx);
     let ui = ctx.ui();
-    let a = ui.global::<PlayAdapter>();
+    let a = ui.global::<XiangqiAdapter>();
     a.on_cell_clicked(handler(ctx, session::tap::<Xiangqi>));
     a.on_cell_dragged(handler2(ctx, |ctx, from: i32, to: i32| {
         session::play_with::<Xiangqi>(ctx, |s| dragged(ctx, s, from, to));
@@ -181,7 +182,7 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Xiangqi>) {
     let pos = game.position();
     let moves: Vec<Move> = game.moves().collect();
     let marks = marks(s, moves.last().copied());
-    sync(&s.board.cells, board_view::cells(pos, &marks));
+    sync(&s.board.cells, xiangqi_view::cells(pos, &marks));
     sync(
         &s.board.moves,
         move_rows(game.start_position(), &moves, settings.notation),
@@ -193,7 +194,7 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Xiangqi>) {
         (None, Orientation::SideToMove) => pos.side_to_move() == Color::Black,
     };
     let ui = ctx.ui();
-    let a = ui.global::<PlayAdapter>();
+    let a = ui.global::<XiangqiAdapter>();
     a.set_cells(ModelRc::from(s.board.cells.clone()));
     a.set_moves(ModelRc::from(s.board.moves.clone()));
     a.set_last_ply(moves.len() as i32 - 1);
