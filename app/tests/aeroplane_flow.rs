@@ -11,7 +11,8 @@ use qiguan_app::App;
 use qiguan_app::settings::Language;
 use qiguan_app::store::GameId;
 use qiguan_app::store::Mode;
-use qiguan_app::ui::{AeroplaneAdapter, HistoryAdapter, HomeAdapter, Nav, NewGameAdapter, Screen};
+use qiguan_app::ui::{AeroplaneAdapter, GamePhase, GameSession, HistoryAdapter, HomeAdapter, Nav};
+use qiguan_app::ui::{NewGameAdapter, Screen};
 use qiguan_core::GameKind;
 use qiguan_core::aeroplane::bot::Strength;
 use slint::{ComponentHandle, Model};
@@ -147,13 +148,14 @@ fn to_the_end_and_review(app: &App, dir: &Path) -> Vec<i32> {
     let a = app.window().global::<AeroplaneAdapter>();
     // To the end: every seat placed, the end dialog, the finishing order.
     aeroplane_drive(app, 40_000, |_| false);
-    assert_eq!(a.get_phase(), "over");
-    assert!(a.get_show_end_dialog());
+    let gs = app.window().global::<GameSession>();
+    assert_eq!(gs.get_phase(), GamePhase::Over);
+    assert!(gs.get_show_end_dialog());
     let order: Vec<i32> = a.get_order().iter().collect();
     let mut sorted = order.clone();
     sorted.sort();
     assert_eq!(sorted, [0, 1, 2]);
-    assert_eq!(a.get_reason(), "all-home");
+    assert_eq!(gs.get_outcome().reason, "all-home");
     let places: Vec<i32> = a.get_seats().iter().map(|s| s.place).collect();
     for (place, seat) in order.iter().enumerate() {
         assert_eq!(places[*seat as usize], place as i32 + 1);
@@ -161,16 +163,16 @@ fn to_the_end_and_review(app: &App, dir: &Path) -> Vec<i32> {
     press(app, "See the board");
 
     // The review steps through every action from the start.
-    let plies = a.get_review_plies();
+    let plies = gs.get_review_plies();
     assert_eq!(plies as usize, stored_actions(dir).len());
     press(app, "Review the game");
-    assert_eq!(a.get_phase(), "review");
-    a.invoke_review_step(-(plies + 5));
-    assert_eq!(a.get_review_ply(), 0);
+    assert_eq!(gs.get_phase(), GamePhase::Review);
+    gs.invoke_review_step(-(plies + 5));
+    assert_eq!(gs.get_review_ply(), 0);
     assert!(a.get_planes().iter().all(|p| p.count == 1 && !p.finished));
     press(app, "Forward");
     press(app, "Forward");
-    assert_eq!(a.get_review_ply(), 2);
+    assert_eq!(gs.get_review_ply(), 2);
     assert!(a.get_die() > 0, "the first roll shows");
     order
 }
@@ -196,7 +198,7 @@ fn back_from_the_history_after_a_restart(dir: &Path, order: &[i32]) {
     h.invoke_open(id.0 as i32);
     assert_eq!(ui.global::<Nav>().get_screen(), Screen::Aeroplane);
     let a = ui.global::<AeroplaneAdapter>();
-    assert_eq!(a.get_phase(), "over");
+    assert_eq!(ui.global::<GameSession>().get_phase(), GamePhase::Over);
     assert_eq!(a.get_order().iter().collect::<Vec<i32>>(), order);
 }
 

@@ -328,9 +328,10 @@ fn an_aeroplane_correspondence_game_with_the_servers_computer_and_the_servers_ro
     press(&app, "Continue game 1");
     assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Aeroplane);
     let a = app.window().global::<AeroplaneAdapter>();
-    assert!(a.get_online());
-    assert_eq!(a.get_my_seat(), 0);
-    assert_eq!(a.get_waiting(), "join");
+    let gs = app.window().global::<GameSession>();
+    assert!(gs.get_online());
+    assert_eq!(gs.get_viewer(), 0, "this device flies red");
+    assert_eq!(gs.get_waiting(), Waiting::Join);
     assert!(!a.get_can_roll(), "nobody rolls before everyone is in");
 
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -389,7 +390,7 @@ fn an_aeroplane_correspondence_game_with_the_servers_computer_and_the_servers_ro
             a.invoke_choose(0);
         }
         until(&app, Duration::from_secs(5), || {
-            online.get_pending() == 0 && a.get_sync_status() == ""
+            online.get_pending() == 0 && gs.get_sync_line() == qiguan_app::ui::SyncLine::Current
         });
         until(&app, Duration::from_secs(5), settled);
     }

@@ -2,42 +2,34 @@
 //! correspondence game through a server; the die, the planes that can move, the finishing order,
 //! and a review of the whole game.
 //!
-//! On this device the device is the authority: a person's tap on the die stores `roll` and the
-//! device's roll (from the operating system's randomness) before the die shows it; computer
-//! seats act one step at a time on a timer, so that each roll and move can be followed. In a
-//! correspondence game the server rolls: the seat's `roll` is queued, and the roll arrives with
-//! the server's answer.
+//! The shared session ([`super::session`]) stores each action before it shows, queues a
+//! correspondence game's actions, paces the computer seats (one step at a time on a timer, so
+//! that each roll and move can be followed), plays the only possible move for a person (a
+//! setting), and runs resignation, review and the end. On this device the device rolls (the
+//! operating system's randomness) and the roll is stored with the ask; in a correspondence game
+//! the server rolls, and the roll arrives with its answer. This module brings the board, the
+//! die and the choice of plane.
 
 use super::registry::{GameEntry, OnlineChoice};
+use super::session::{self, GameScreen, Session};
 use super::{handler, handler0, handler2};
 use crate::ctx::Ctx;
-use crate::ctx::Sessions;
-use crate::online::Command;
-use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing, StoreError};
 use qiguan_core::aeroplane::board::{
     CROSSING, Colour, GOAL, HOME_TURN, PLANES, SHORTCUT, SHORTCUT_END, Spot,
 };
 use qiguan_core::aeroplane::bot::{self, Strength};
 use qiguan_core::aeroplane::{
-    Aeroplane, AeroplaneEvent, AeroplaneMove, AeroplaneOptions, LaunchRule, MoveKind, Phase, Plan,
-    ThreeSixes,
+    Aeroplane, AeroplaneEvent, AeroplaneMove, AeroplaneOptions, AeroplaneView, LaunchRule,
+    MoveKind, Phase, Plan, ThreeSixes,
 };
-use qiguan_core::{
-    Action, Actor, AnyMatch, GameKind, GameResult, Match, MatchEvent, Record, Rules, Seat, ToAct,
-    Told, Viewer,
-};
+use qiguan_core::{Action, Actor, GameResult, Match, MatchEvent, Record, Rules, Seat, ToAct, Told};
 use qiguan_ui::{
     AeroCell, AeroChoice, AeroPlane, AeroSeat, AeroplaneAdapter, NewGameAdapter, Screen,
 };
 use slint::{ComponentHandle, ModelRc, VecModel};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
-
-/// How long a computer seat waits before each roll or move, so that people can follow it.
-const COMPUTER_PAUSE: Duration = Duration::from_millis(700);
-/// How long the die tumbles before a move made for the player (the only possible one).
-const AUTO_MOVE_PAUSE: Duration = Duration::from_millis(900);
 
 /// What the last action did, for the line under the die.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -47,324 +39,195 @@ struct Happened {
     count: usize,
 }
 
-/// An Aeroplane chess game on the screen.
-pub struct AeroplaneSession {
-    id: GameId,
-    game: Match<Aeroplane>,
-    names: Vec<String>,
-    /// Each seat's computer player on this device, if any.
-    computers: Vec<Option<Strength>>,
-    /// The server link of a correspondence game.
-    remote: Option<RemoteGame>,
-    /// In review: the number of actions shown.
-    review: Option<usize>,
-    happened: Happened,
-    /// Runs the computer seats' steps and the moves made for the player.
-    timer: slint::Timer,
-}
-
-impl AeroplaneSession {
-    /// The seat whose turn it is, if a computer on this device plays it.
-    fn computer_to_act(&self) -> Option<(Seat, Strength)> {
-        if self.remote.is_some() {
-            return None;
-        }
-        match self.game.to_act() {
-            ToAct::Seat(seat) => self
-                .computers
-                .get(seat.index())
-                .copied()
-                .flatten()
-                .map(|s| (seat, s)),
-            _ => None,
-        }
-    }
-
-    /// The seat a person on this device plays now, if any.
-    fn person_to_act(&self) -> Option<Seat> {
-        let ToAct::Seat(seat) = self.game.to_act() else {
-            return None;
-        };
-        if self.review.is_some() || self.computer_to_act().is_some() {
-            return None;
-        }
-        match &self.remote {
-            // Online: only this device's seat, and only once every seat is taken.
-            Some(r) if r.seat as usize != seat.index() || r.invite_code.is_some() => None,
-            _ => Some(seat),
-        }
-    }
+/// What the Aeroplane chess screen keeps of its own.
+#[derive(Default)]
+pub(crate) struct AeroplaneModels {
+    /// The rolls drawn so far: the die tumbles when a new one comes (none before the first
+    /// drawing of the game).
+    rolls_drawn: Cell<Option<usize>>,
+    /// What the last action did, and the game's version it was worked out at.
+    happened: RefCell<Option<(usize, Happened)>>,
 }
 
 /// Aeroplane chess in the registry of games.
 pub(crate) const ENTRY: GameEntry = GameEntry {
-    kind: GameKind::Aeroplane,
-    screen: Screen::Aeroplane,
-    connect,
-    sessions: || vec![Sessions::slot::<AeroplaneSession>()],
-    open,
-    review: |ctx, id, _| open(ctx, id),
-    shown: |ctx| slot(ctx).borrow().as_ref().map(|s| s.id),
-    refresh,
-    reload_if_open,
-    set_sync_status,
-    start: start_chosen,
-    session_call: |_, _| {},
-    online: |a, _| OnlineChoice {
-        options: serde_json::to_value(chosen_options(a)).unwrap_or_default(),
-        // The creator flies red; the other seats are invited or the server's computer.
+    online: online_choice,
+    ..session::entry::<Aeroplane>(connect)
+};
+
+impl GameScreen for Aeroplane {
+    type Board = AeroplaneModels;
+    type Spot = ();
+    type Draft = ();
+    type Shown = ();
+    const SCREEN: Screen = Screen::Aeroplane;
+    const COMPUTER_PAUSE: Option<Duration> = Some(Duration::from_millis(700));
+
+    /// Returns the Aeroplane chess options chosen on the screen.
+    fn chosen_options(a: &NewGameAdapter<'_>) -> AeroplaneOptions {
+        AeroplaneOptions {
+            seats: (a.get_aero_seats().clamp(0, 2) + 2) as u8,
+            launch: match a.get_aero_launch() {
+                1 => LaunchRule::SixOnly,
+                2 => LaunchRule::FiveOrSix,
+                _ => LaunchRule::Even,
+            },
+            three_sixes: if a.get_aero_end_turn() {
+                ThreeSixes::EndTurn
+            } else {
+                ThreeSixes::SendBack
+            },
+            stacks_move_together: a.get_aero_stacks_together(),
+            stacks_block: a.get_aero_stacks_block(),
+        }
+    }
+
+    /// Each seat's player's name, and its computer player as chosen (`None`: a person).
+    fn chosen_seats(a: &NewGameAdapter<'_>) -> (Vec<String>, Vec<Option<Strength>>) {
+        let kinds = [
+            a.get_aero_p0(),
+            a.get_aero_p1(),
+            a.get_aero_p2(),
+            a.get_aero_p3(),
+        ];
+        let names = [
+            a.get_aero_n0(),
+            a.get_aero_n1(),
+            a.get_aero_n2(),
+            a.get_aero_n3(),
+        ];
+        let seats = Aeroplane::chosen_options(a).seats as usize;
+        let computers: Vec<Option<Strength>> = kinds[..seats]
+            .iter()
+            .map(|k| match k {
+                1 => Some(Strength::Easy),
+                2 => Some(Strength::Strong),
+                _ => None,
+            })
+            .collect();
+        let names = names[..seats]
+            .iter()
+            .zip(&computers)
+            .map(|(n, c)| {
+                if c.is_some() {
+                    crate::sync::COMPUTER_NAME.to_owned()
+                } else {
+                    n.trim().to_owned()
+                }
+            })
+            .collect();
+        (names, computers)
+    }
+
+    /// The planes are tapped through their own callback ([`plane_move`]).
+    fn tap(_: &Rc<Ctx>, _: &mut Session<Aeroplane>, _: i32) -> Option<AeroplaneMove> {
+        None
+    }
+
+    /// The seats' colours in the screens' numbering (red 0, blue 1, yellow 3, green 4).
+    fn seat_colours(s: &Session<Aeroplane>) -> Vec<i32> {
+        let Some(game) = s.local() else {
+            return Vec::new();
+        };
+        game.game()
+            .table()
+            .colours
+            .iter()
+            .map(|c| match c {
+                Colour::Red => 0,
+                Colour::Yellow => 3,
+                Colour::Blue => 1,
+                Colour::Green => 4,
+            })
+            .collect()
+    }
+
+    fn only_move(s: &Session<Aeroplane>) -> Option<AeroplaneMove> {
+        let list = choices(s.local()?);
+        (list.len() == 1 && may_act(s)).then(|| list[0].0)
+    }
+
+    fn computer_move(
+        view: &AeroplaneView,
+        seat: Seat,
+        _: &AeroplaneOptions,
+        strength: Strength,
+    ) -> Option<AeroplaneMove> {
+        bot::choose(view, seat, strength, crate::random::random_seed())
+    }
+
+    fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Aeroplane>, _: &AeroplaneView) {
+        refresh_board(ctx, s);
+    }
+}
+
+/// A person on this device may act now: in a correspondence game, only once every seat is
+/// taken.
+fn may_act(s: &Session<Aeroplane>) -> bool {
+    s.person_to_act() && s.remote.as_ref().is_none_or(|r| r.invite_code.is_none())
+}
+
+/// What New game chose, for a correspondence game: the creator flies red; the other seats are
+/// invited or the server's computer.
+fn online_choice(a: &NewGameAdapter<'_>, _: u8) -> OnlineChoice {
+    OnlineChoice {
+        options: serde_json::to_value(Aeroplane::chosen_options(a)).unwrap_or_default(),
         seat: 0,
-        bots: chosen_seats(a)
-            .0
+        bots: Aeroplane::chosen_seats(a)
+            .1
             .iter()
             .enumerate()
             .skip(1)
             .filter_map(|(seat, c)| c.map(|s| (seat as u8, s)))
             .collect(),
-    },
-};
+    }
+}
 
 pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<AeroplaneAdapter>();
     a.on_roll(handler0(ctx, |ctx| {
-        let seat = slot(ctx)
-            .borrow()
-            .as_ref()
-            .and_then(AeroplaneSession::person_to_act);
-        if let Some(seat) = seat {
-            act(ctx, Actor::Seat(seat), Action::Play(AeroplaneMove::Roll));
-        }
+        session::play_with::<Aeroplane>(ctx, |s| {
+            let rolls = s.local()?.game().phase() == Phase::Roll;
+            (may_act(s) && rolls).then_some(AeroplaneMove::Roll)
+        });
     }));
-    a.on_choose(handler(ctx, choose));
-    a.on_plane_clicked(handler2(ctx, plane_clicked));
-    a.on_resign(handler0(ctx, resign));
-    a.on_review(handler0(ctx, |ctx| {
-        if let Some(s) = slot(ctx).borrow_mut().as_mut() {
-            s.timer.stop();
-            s.review = Some(s.game.version());
-        }
-        refresh(ctx);
+    a.on_choose(handler(ctx, |ctx, index: i32| {
+        session::play_with::<Aeroplane>(ctx, |s| {
+            let i = usize::try_from(index).ok()?;
+            may_act(s).then(|| choices(s.local()?).into_iter().nth(i).map(|c| c.0))?
+        });
     }));
-    a.on_review_step(handler(ctx, |ctx, step: i32| {
-        if let Some(s) = slot(ctx).borrow_mut().as_mut()
-            && let Some(at) = s.review
-        {
-            let next = at as i64 + i64::from(step);
-            s.review = Some(next.clamp(0, s.game.version() as i64) as usize);
-        }
-        refresh(ctx);
+    a.on_plane_clicked(handler2(ctx, |ctx, seat: i32, plane: i32| {
+        session::play_with::<Aeroplane>(ctx, |s| plane_move(s, seat, plane));
     }));
-    a.on_new_game(handler0(ctx, |ctx| {
-        ctx.ui()
-            .global::<AeroplaneAdapter>()
-            .set_show_end_dialog(false);
-        ctx.reset_to(Screen::Home);
-        super::new_game::open(ctx, GameKind::Aeroplane);
-    }));
-}
-
-/// The player takes the move of the button `index`.
-fn choose(ctx: &Rc<Ctx>, index: i32) {
-    let choice = slot(ctx).borrow().as_ref().and_then(|s| {
-        let seat = s.person_to_act()?;
-        let mv = choices(s).into_iter().nth(usize::try_from(index).ok()?)?.0;
-        Some((seat, mv))
-    });
-    if let Some((seat, mv)) = choice {
-        act(ctx, Actor::Seat(seat), Action::Play(mv));
-    }
 }
 
 /// A plane tapped on the board: its single move first, else its stack's.
-fn plane_clicked(ctx: &Rc<Ctx>, seat: i32, plane: i32) {
-    let choice = slot(ctx).borrow().as_ref().and_then(|s| {
-        let mover = s.person_to_act()?;
-        if mover.index() as i32 != seat {
-            return None;
-        }
-        let spot = s.game.game().table().planes[mover.index()].get(plane as usize)?;
-        // The tapped plane's square: its single move first, else its stack's.
-        let list = choices(s);
-        list.iter()
-            .find(|(mv, plan)| plan.from == *spot && matches!(mv, AeroplaneMove::Plane(_)))
-            .or_else(|| list.iter().find(|(_, plan)| plan.from == *spot))
-            .map(|(mv, _)| (mover, *mv))
-    });
-    if let Some((seat, mv)) = choice {
-        act(ctx, Actor::Seat(seat), Action::Play(mv));
+fn plane_move(s: &Session<Aeroplane>, seat: i32, plane: i32) -> Option<AeroplaneMove> {
+    if !may_act(s) || s.viewer.index() as i32 != seat {
+        return None;
     }
-}
-
-/// This device's seat resigns (in a game on this device, the seat to act).
-fn resign(ctx: &Rc<Ctx>) {
-    let seat = slot(ctx).borrow().as_ref().and_then(|s| match &s.remote {
-        Some(r) => Seat::new(r.seat),
-        None => s.person_to_act(),
-    });
-    if let Some(seat) = seat {
-        act(ctx, Actor::Seat(seat), Action::Resign);
-    }
-}
-
-/// Starts a game on this device: `computers` names each seat's computer player (`None` for a
-/// person). Stores it and opens it.
-pub fn start(
-    ctx: &Rc<Ctx>,
-    options: &AeroplaneOptions,
-    names: Vec<String>,
-    computers: Vec<Option<Strength>>,
-) -> Result<GameId, String> {
-    let game: Match<Aeroplane> = Match::new(options, None).map_err(|e| e.to_string())?;
-    let people = computers.iter().filter(|c| c.is_none()).count();
-    // One person against the computer is filed as such; two or more people as pass and play.
-    let mode = match computers.iter().position(Option::is_some) {
-        Some(seat) if people <= 1 => Mode::Computer(seat as u8),
-        _ => Mode::PassAndPlay,
-    };
-    let new = NewGame::from_match(&AnyMatch::Aeroplane(game), mode, names);
-    let now = ctx.now();
-    let id = ctx
-        .with_store(|store| {
-            store.in_transaction(|store| {
-                let id = store.create_game(&new, now)?;
-                store.set_computers(id, &computers)?;
-                Ok(id)
-            })
-        })
-        .map_err(|e| e.to_string())?;
-    ctx.reset_to(Screen::Home);
-    open(ctx, id);
-    Ok(id)
-}
-
-/// Returns the Aeroplane chess options chosen on the screen.
-fn chosen_options(a: &NewGameAdapter<'_>) -> AeroplaneOptions {
-    AeroplaneOptions {
-        seats: (a.get_aero_seats().clamp(0, 2) + 2) as u8,
-        launch: match a.get_aero_launch() {
-            1 => LaunchRule::SixOnly,
-            2 => LaunchRule::FiveOrSix,
-            _ => LaunchRule::Even,
-        },
-        three_sixes: if a.get_aero_end_turn() {
-            ThreeSixes::EndTurn
-        } else {
-            ThreeSixes::SendBack
-        },
-        stacks_move_together: a.get_aero_stacks_together(),
-        stacks_block: a.get_aero_stacks_block(),
-    }
-}
-
-/// Each Aeroplane chess seat's computer player as chosen (`None`: a person), and the names.
-fn chosen_seats(a: &NewGameAdapter<'_>) -> (Vec<Option<Strength>>, Vec<String>) {
-    let kinds = [
-        a.get_aero_p0(),
-        a.get_aero_p1(),
-        a.get_aero_p2(),
-        a.get_aero_p3(),
-    ];
-    let names = [
-        a.get_aero_n0(),
-        a.get_aero_n1(),
-        a.get_aero_n2(),
-        a.get_aero_n3(),
-    ];
-    let seats = chosen_options(a).seats as usize;
-    let computers: Vec<Option<Strength>> = kinds[..seats]
-        .iter()
-        .map(|k| match k {
-            1 => Some(Strength::Easy),
-            2 => Some(Strength::Strong),
-            _ => None,
-        })
-        .collect();
-    let names = names[..seats]
-        .iter()
-        .zip(&computers)
-        .map(|(n, c)| {
-            if c.is_some() {
-                crate::sync::COMPUTER_NAME.to_owned()
-            } else {
-                n.trim().to_owned()
-            }
-        })
-        .collect();
-    (computers, names)
-}
-
-/// Starts the game New game chose.
-fn start_chosen(ctx: &Rc<Ctx>, a: &NewGameAdapter<'_>) {
-    let (computers, names) = chosen_seats(a);
-    if let Err(e) = start(ctx, &chosen_options(a), names, computers) {
-        super::show_error(ctx, &e);
-    }
-}
-
-/// Loads a stored game and shows it; a finished game opens at its end.
-pub fn open(ctx: &Rc<Ctx>, id: GameId) {
-    if let Some(old) = slot(ctx).borrow_mut().take() {
-        old.timer.stop();
-    }
-    match load(ctx, id) {
-        Ok(session) => {
-            let online = session.remote.is_some();
-            *slot(ctx).borrow_mut() = Some(session);
-            let ui = ctx.ui();
-            let a = ui.global::<AeroplaneAdapter>();
-            a.set_show_end_dialog(false);
-            a.set_confirm_resign(false);
-            a.set_rolling(false);
-            a.set_sync_status("".into());
-            refresh(ctx);
-            ctx.go(Screen::Aeroplane);
-            schedule(ctx);
-            if online {
-                ctx.send(Command::Watch(Some(id)));
-                ctx.send(Command::Flush);
-            }
-        }
-        Err(e) => super::show_error(ctx, &e),
-    }
-}
-
-fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<AeroplaneSession, String> {
-    let (stored, remote, computers) = ctx
-        .with_store(|store| Ok((store.load(id)?, store.remote(id)?, store.computers(id)?)))
-        .map_err(|e| e.to_string())?;
-    let bad = |detail: String| StoreError::BadRecord { id, detail }.to_string();
-    let game: Match<Aeroplane> =
-        Match::from_record(&stored.record).map_err(|e| bad(e.to_string()))?;
-    let seats = game.game().seat_count();
-    let mut computers = computers;
-    computers.resize(seats, None);
-    let happened = replay_to(&stored.record, game.version())
-        .map(|(_, h)| h)
-        .unwrap_or_default();
-    let mut names = stored.summary.players;
-    names.resize(seats, String::new());
-    Ok(AeroplaneSession {
-        id,
-        game,
-        names,
-        computers,
-        remote,
-        review: None,
-        happened,
-        timer: slint::Timer::default(),
-    })
+    let game = s.local()?;
+    let spot = game.game().table().planes[s.viewer.index()].get(usize::try_from(plane).ok()?)?;
+    let list = choices(game);
+    list.iter()
+        .find(|(mv, plan)| plan.from == *spot && matches!(mv, AeroplaneMove::Plane(_)))
+        .or_else(|| list.iter().find(|(_, plan)| plan.from == *spot))
+        .map(|(mv, _)| *mv)
 }
 
 /// Replays the first `ply` actions; returns the match and what its last action did.
 fn replay_to(record: &Record, ply: usize) -> Result<(Match<Aeroplane>, Happened), String> {
-    let options: AeroplaneOptions =
-        serde_json::from_value(record.options.clone()).map_err(|e| e.to_string())?;
-    let setup = serde_json::from_value(record.setup.clone()).ok();
-    let mut game: Match<Aeroplane> =
-        Match::new(&options, setup.as_ref()).map_err(|e| e.to_string())?;
+    let mut record = record.clone();
+    record.actions.truncate(ply);
+    let mut game: Match<Aeroplane> = {
+        let mut start = record.clone();
+        start.actions.clear();
+        Match::from_record(&start).map_err(|e| e.to_string())?
+    };
     let mut happened = Happened::default();
-    for entry in record.actions.iter().take(ply) {
+    for entry in &record.actions {
         let action: Action<AeroplaneMove> = entry.action.parse()?;
         let told = game.apply(entry.by, &action).map_err(|e| e.to_string())?;
         if let Some(h) = what_happened(&told) {
@@ -433,15 +296,15 @@ fn move_code(plan: &Plan) -> &'static str {
 
 /// The moves the seat to act may choose, one per distinct result (four planes in the hangar
 /// all take off the same way), in the order core lists them.
-fn choices(s: &AeroplaneSession) -> Vec<(AeroplaneMove, Plan)> {
-    let Phase::Move(roll) = s.game.game().phase() else {
+fn choices(game: &Match<Aeroplane>) -> Vec<(AeroplaneMove, Plan)> {
+    let Phase::Move(roll) = game.game().phase() else {
         return Vec::new();
     };
-    let ToAct::Seat(seat) = s.game.to_act() else {
+    let ToAct::Seat(seat) = game.to_act() else {
         return Vec::new();
     };
-    let table = s.game.game().table();
-    let options = s.game.game().options();
+    let table = game.game().table();
+    let options = game.game().options();
     let mut out: Vec<(AeroplaneMove, Plan)> = Vec::new();
     for (planes, plan) in table.moves(options, seat, roll) {
         let mv = if planes.len() > 1 {
@@ -459,228 +322,84 @@ fn choices(s: &AeroplaneSession) -> Vec<(AeroplaneMove, Plan)> {
     out
 }
 
-/// Applies an action: stored before it shows (with the device's roll when it asks for one),
-/// or queued for the server in a correspondence game.
-fn act(ctx: &Rc<Ctx>, actor: Actor, action: Action<AeroplaneMove>) {
-    let Some(mut s) = slot(ctx).borrow_mut().take() else {
-        return;
+/// Draws the board, the seats, the die and the choices: the game as it stands, or in review as
+/// it stood at the action on screen.
+fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Aeroplane>) {
+    let Some(live) = s.local() else { return };
+    let (game, happened) = match s.review.map(|ply| replay_to(&live.record(), ply)) {
+        Some(Ok(pair)) => pair,
+        _ => (live.clone(), last_happened(s, live)),
     };
-    let result = if s.remote.is_some() {
-        queue_remote(ctx, &mut s, actor, &action)
-    } else {
-        store_and_apply(ctx, &mut s, actor, &action)
-    };
-    let rolled = matches!(action, Action::Play(AeroplaneMove::Roll)) && s.remote.is_none();
-    let over = s.game.outcome().is_some();
-    let online = s.remote.is_some();
-    *slot(ctx).borrow_mut() = Some(s);
     let ui = ctx.ui();
     let a = ui.global::<AeroplaneAdapter>();
-    match result {
-        Err(e) => super::show_error(ctx, &e),
-        Ok(()) => {
-            if rolled {
-                a.set_rolling(true);
-            }
-            if over {
-                a.set_show_end_dialog(true);
-            }
-            if online {
-                a.set_sync_status("sending".into());
-                ctx.send(Command::Flush);
-            }
+    let ring = ring();
+    let state = game.game();
+    let person = (s.review.is_none() && may_act(s)).then_some(s.viewer);
+    let choosing = if person.is_some() {
+        choices(&game)
+    } else {
+        Vec::new()
+    };
+    let order: Vec<i32> = match game.outcome().map(|o| o.result) {
+        Some(GameResult::Ranking { order }) => order.iter().map(|s| s.index() as i32).collect(),
+        _ => state.finished().iter().map(|s| s.index() as i32).collect(),
+    };
+    let planes = plane_models(state, &ring, person, &choosing);
+    a.set_cells(ModelRc::new(VecModel::from(board_cells(&ring))));
+    a.set_flights(flight_paths(&ring).into());
+    a.set_planes(ModelRc::new(VecModel::from(planes)));
+    a.set_seats(ModelRc::new(VecModel::from(seat_models(
+        s,
+        state.table(),
+        &order,
+    ))));
+    a.set_turn(match game.to_act() {
+        ToAct::Seat(seat) => seat.index() as i32,
+        ToAct::Chance => state.turn().index() as i32,
+        _ => -1,
+    });
+    a.set_die(state.last_roll().map_or(0, |(_, v)| i32::from(v)));
+    a.set_can_roll(person.is_some() && state.phase() == Phase::Roll);
+    a.set_choices(ModelRc::new(VecModel::from(choice_models(&choosing))));
+    a.set_thinking(s.review.is_none() && s.computer_to_act().is_some());
+    a.set_event(happened.code.into());
+    a.set_event_seat(happened.seat.map_or(-1, |s| s.index() as i32));
+    a.set_event_count(happened.count as i32);
+    a.set_sixes(i32::from(state.sixes()));
+    a.set_order(ModelRc::new(VecModel::from(order)));
+    if s.review.is_none() {
+        tumble(&a, s, live);
+    }
+}
+
+/// What the game's last action did (worked out once per version).
+fn last_happened(s: &Session<Aeroplane>, game: &Match<Aeroplane>) -> Happened {
+    let mut cached = s.board.happened.borrow_mut();
+    match cached.as_ref() {
+        Some((version, h)) if *version == game.version() => h.clone(),
+        _ => {
+            let h = replay_to(&game.record(), game.version())
+                .map(|(_, h)| h)
+                .unwrap_or_default();
+            *cached = Some((game.version(), h.clone()));
+            h
         }
     }
-    refresh(ctx);
-    schedule(ctx);
 }
 
-fn store_and_apply(
-    ctx: &Rc<Ctx>,
-    s: &mut AeroplaneSession,
-    actor: Actor,
-    action: &Action<AeroplaneMove>,
-) -> Result<(), String> {
-    let mut next = s.game.clone();
-    let mut told = next.apply(actor, action).map_err(|e| e.to_string())?;
-    // This device is the authority: it rolls at once, and the roll is stored with the ask.
-    while let Some(die) = next.chance(&mut crate::random::os_pick) {
-        told.extend(
-            next.apply(Actor::Authority, &die)
-                .map_err(|e| e.to_string())?,
-        );
+/// The die tumbles when a roll has come since the screen last drew (made here, by a computer
+/// seat, or by the server); not when a game opens.
+fn tumble(a: &AeroplaneAdapter<'_>, s: &Session<Aeroplane>, game: &Match<Aeroplane>) {
+    let rolls = game
+        .actions()
+        .iter()
+        .filter(|e| e.by == Actor::Authority)
+        .count();
+    match s.board.rolls_drawn.replace(Some(rolls)) {
+        None => a.set_rolling(false),
+        Some(before) if rolls > before => a.set_rolling(true),
+        Some(_) => {}
     }
-    let from = s.game.version();
-    let entries = next.actions()[from..].to_vec();
-    let now = ctx.now();
-    let id = s.id;
-    ctx.with_store(|store| {
-        store.in_transaction(|store| {
-            for (i, entry) in entries.iter().enumerate() {
-                let last = i + 1 == entries.len();
-                let standing = Standing::new(
-                    &next.actions()[..from + i + 1],
-                    if last { next.outcome() } else { None },
-                );
-                store.append_action(id, from + i, entry, &standing, now)?;
-            }
-            Ok(())
-        })
-    })
-    .map_err(|e| e.to_string())?;
-    s.game = next;
-    if let Some(h) = what_happened(&told) {
-        s.happened = h;
-    } else if matches!(action, Action::Play(AeroplaneMove::Roll)) {
-        s.happened = Happened::default();
-    }
-    Ok(())
-}
-
-/// Queues a correspondence game's action (stored before it shows as sent).
-fn queue_remote(
-    ctx: &Rc<Ctx>,
-    s: &mut AeroplaneSession,
-    actor: Actor,
-    action: &Action<AeroplaneMove>,
-) -> Result<(), String> {
-    let mut next = s.game.clone();
-    let told = next.apply(actor, action).map_err(|e| e.to_string())?;
-    let Some(entry) = next.actions().last().cloned() else {
-        return Ok(());
-    };
-    let standing = Standing::new(next.actions(), next.outcome());
-    let cid = crate::sync::new_action_id();
-    let now = ctx.now();
-    let id = s.id;
-    ctx.with_store(|store| {
-        store.queue_action(id, next.version() - 1, &entry, &standing, &cid, now)
-    })
-    .map_err(|e| e.to_string())?;
-    s.game = next;
-    if let Some(h) = what_happened(&told) {
-        s.happened = h;
-    }
-    Ok(())
-}
-
-/// Arms the timer for what happens next without a tap: a computer seat's step, or the only
-/// possible move played for a person (a setting).
-fn schedule(ctx: &Rc<Ctx>) {
-    let guard = slot(ctx).borrow();
-    let Some(s) = guard.as_ref() else { return };
-    if s.review.is_some() || s.game.outcome().is_some() {
-        s.timer.stop();
-        return;
-    }
-    let weak = Rc::downgrade(ctx);
-    if s.computer_to_act().is_some() {
-        s.timer
-            .start(slint::TimerMode::SingleShot, COMPUTER_PAUSE, move || {
-                if let Some(ctx) = weak.upgrade() {
-                    computer_step(&ctx);
-                }
-            });
-        return;
-    }
-    let auto = ctx.settings.borrow().auto_move;
-    if auto && s.person_to_act().is_some() && choices(s).len() == 1 {
-        s.timer
-            .start(slint::TimerMode::SingleShot, AUTO_MOVE_PAUSE, move || {
-                if let Some(ctx) = weak.upgrade() {
-                    only_move(&ctx);
-                }
-            });
-    }
-}
-
-/// Whether the Aeroplane screen is showing: the timer's steps wait for the player's return.
-fn on_screen(ctx: &Rc<Ctx>) -> bool {
-    ctx.ui().global::<qiguan_ui::Nav>().get_screen() == Screen::Aeroplane
-}
-
-/// The computer seat to act rolls or moves (one step; the timer brings the next).
-fn computer_step(ctx: &Rc<Ctx>) {
-    if !on_screen(ctx) {
-        return;
-    }
-    let step = slot(ctx).borrow().as_ref().and_then(|s| {
-        let (seat, strength) = s.computer_to_act()?;
-        let view = s.game.view(Viewer::Seat(seat)).game;
-        let mv = bot::choose(&view, seat, strength, crate::random::random_seed())?;
-        Some((seat, mv))
-    });
-    if let Some((seat, mv)) = step {
-        act(ctx, Actor::Seat(seat), Action::Play(mv));
-    }
-}
-
-/// Plays the one possible move for the person to act, if it still is the only one.
-fn only_move(ctx: &Rc<Ctx>) {
-    if !on_screen(ctx) {
-        return;
-    }
-    let step = slot(ctx).borrow().as_ref().and_then(|s| {
-        let seat = s.person_to_act()?;
-        let list = choices(s);
-        (list.len() == 1).then(|| (seat, list[0].0))
-    });
-    if let Some((seat, mv)) = step {
-        act(ctx, Actor::Seat(seat), Action::Play(mv));
-    }
-}
-
-/// Reloads the open game if the sync worker changed it.
-pub fn reload_if_open(ctx: &Rc<Ctx>, ids: &[GameId]) {
-    let Some((id, version, was_over)) = slot(ctx)
-        .borrow()
-        .as_ref()
-        .map(|s| (s.id, s.game.version(), s.game.outcome().is_some()))
-    else {
-        return;
-    };
-    if !ids.contains(&id) || ctx.ui().global::<qiguan_ui::Nav>().get_screen() != Screen::Aeroplane {
-        return;
-    }
-    match load(ctx, id) {
-        Ok(session) => {
-            // A roll that came from the server tumbles like one made here.
-            let rolled = session.game.actions()[version.min(session.game.version())..]
-                .iter()
-                .any(|e| e.by == Actor::Authority);
-            let over = session.game.outcome().is_some();
-            if let Some(old) = slot(ctx).borrow_mut().replace(session) {
-                old.timer.stop();
-            }
-            let ui = ctx.ui();
-            let a = ui.global::<AeroplaneAdapter>();
-            if rolled {
-                a.set_rolling(true);
-            }
-            if over && !was_over {
-                a.set_show_end_dialog(true);
-            }
-            refresh(ctx);
-            schedule(ctx);
-        }
-        Err(e) => super::show_error(ctx, &e),
-    }
-}
-
-/// Shows whether the open correspondence game's actions have reached the server.
-pub fn set_sync_status(ctx: &Rc<Ctx>, online: bool, pending: usize) {
-    if slot(ctx)
-        .borrow()
-        .as_ref()
-        .is_none_or(|s| s.remote.is_none())
-    {
-        return;
-    }
-    let status = super::sync_status(online, pending).unwrap_or("");
-    ctx.ui()
-        .global::<AeroplaneAdapter>()
-        .set_sync_status(status.into());
-    refresh(ctx);
 }
 
 // ---- The board's geometry: a 15 × 15 grid, red's quarter top left, turning clockwise. ----
@@ -807,69 +526,6 @@ fn flight_paths(ring: &[(f32, f32)]) -> String {
     out
 }
 
-/// Pushes the session to the screen.
-pub fn refresh(ctx: &Rc<Ctx>) {
-    let guard = slot(ctx).borrow();
-    let Some(s) = guard.as_ref() else { return };
-    let ui = ctx.ui();
-    let a = ui.global::<AeroplaneAdapter>();
-    let ring = ring();
-    let (game, happened) = shown_game(s);
-    let state = game.game();
-    let table = state.table();
-    let person = s.review.is_none().then(|| s.person_to_act()).flatten();
-    let choosing = if person.is_some() {
-        choices(s)
-    } else {
-        Vec::new()
-    };
-    let order: Vec<i32> = match game.outcome().map(|o| o.result) {
-        Some(GameResult::Ranking { order }) => order.iter().map(|s| s.index() as i32).collect(),
-        _ => state.finished().iter().map(|s| s.index() as i32).collect(),
-    };
-    let planes = plane_models(state, &ring, person, &choosing);
-    a.set_cells(ModelRc::new(VecModel::from(board_cells(&ring))));
-    a.set_flights(flight_paths(&ring).into());
-    a.set_planes(ModelRc::new(VecModel::from(planes)));
-    a.set_seats(ModelRc::new(VecModel::from(seat_models(s, table, &order))));
-    a.set_turn(match game.to_act() {
-        ToAct::Seat(seat) => seat.index() as i32,
-        ToAct::Chance => state.turn().index() as i32,
-        _ => -1,
-    });
-    a.set_die(state.last_roll().map_or(0, |(_, v)| i32::from(v)));
-    a.set_can_roll(person.is_some() && state.phase() == Phase::Roll);
-    a.set_choices(ModelRc::new(VecModel::from(choice_models(&choosing))));
-    a.set_thinking(s.review.is_none() && s.computer_to_act().is_some());
-    a.set_event(happened.code.into());
-    a.set_event_seat(happened.seat.map_or(-1, |s| s.index() as i32));
-    a.set_event_count(happened.count as i32);
-    a.set_sixes(i32::from(state.sixes()));
-    a.set_phase(
-        if s.review.is_some() {
-            "review"
-        } else if s.game.outcome().is_some() {
-            "over"
-        } else {
-            "play"
-        }
-        .into(),
-    );
-    a.set_order(ModelRc::new(VecModel::from(order)));
-    a.set_reason(s.game.outcome().map_or("", |o| o.reason.as_str()).into());
-    a.set_review_ply(s.review.unwrap_or(0) as i32);
-    a.set_review_plies(s.game.version() as i32);
-    set_correspondence(&a, s);
-}
-
-/// The game as the screen shows it: in review, replayed to the action on screen.
-fn shown_game(s: &AeroplaneSession) -> (Match<Aeroplane>, Happened) {
-    match s.review.map(|ply| replay_to(&s.game.record(), ply)) {
-        Some(Ok(pair)) => pair,
-        _ => (s.game.clone(), s.happened.clone()),
-    }
-}
-
 /// Every plane on the board or in its hangar: a seat's planes on one square drawn once with
 /// their count, the ones `person` may move with this roll marked.
 fn plane_models(
@@ -924,7 +580,7 @@ fn plane_models(
 
 /// Each seat: its colour, name or computer, planes home and finishing place.
 fn seat_models(
-    s: &AeroplaneSession,
+    s: &Session<Aeroplane>,
     table: &qiguan_core::aeroplane::Table,
     order: &[i32],
 ) -> Vec<AeroSeat> {
@@ -934,7 +590,7 @@ fn seat_models(
         .enumerate()
         .map(|(i, colour)| AeroSeat {
             colour: colour.index() as i32,
-            name: s.names.get(i).cloned().unwrap_or_default().into(),
+            name: s.players.get(i).cloned().unwrap_or_default().into(),
             computer: match s.computers.get(i).copied().flatten() {
                 Some(Strength::Easy) => "easy".into(),
                 Some(Strength::Strong) => "strong".into(),
@@ -963,29 +619,4 @@ fn choice_models(choosing: &[(AeroplaneMove, Plan)]) -> Vec<AeroChoice> {
             to: plan.to().step().map_or(-1, i32::from),
         })
         .collect()
-}
-
-/// Where a correspondence game stands: this device's seat, what it waits for, the invite.
-fn set_correspondence(a: &AeroplaneAdapter<'_>, s: &AeroplaneSession) {
-    a.set_online(s.remote.is_some());
-    a.set_my_seat(s.remote.as_ref().map_or(-1, |r| i32::from(r.seat)));
-    let waiting = match (&s.remote, s.game.to_act()) {
-        (Some(r), _) if r.invite_code.is_some() => "join",
-        (Some(_), ToAct::Chance) => "sending",
-        (Some(r), ToAct::Seat(seat)) if seat.index() != r.seat as usize => "turn",
-        _ => "",
-    };
-    a.set_waiting(waiting.into());
-    a.set_invite(
-        s.remote
-            .as_ref()
-            .and_then(|r| r.invite_code.clone())
-            .unwrap_or_default()
-            .into(),
-    );
-}
-
-/// The AeroplaneSession slot in the context.
-fn slot(ctx: &Ctx) -> &RefCell<Option<AeroplaneSession>> {
-    ctx.session()
 }

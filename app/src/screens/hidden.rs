@@ -6,6 +6,7 @@ use crate::ctx::Ctx;
 use crate::online::Command;
 use crate::store::{GameId, Mode, RemoteGame, Standing, StoreError};
 use crate::sync::ServerView;
+use qiguan_core::aeroplane::bot::Strength;
 use qiguan_core::{
     Action, Actor, DrawOffer, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
 };
@@ -35,9 +36,10 @@ pub(crate) struct Seen<G: Rules> {
 /// A stored game, loaded for its screen.
 pub(crate) struct Loaded<G: Rules> {
     pub source: Source<G>,
-    pub players: [String; 2],
-    /// The seat the computer plays, if any.
-    pub computer: Option<Seat>,
+    /// Each seat's player's name.
+    pub players: Vec<String>,
+    /// Each seat's computer player on this device, if any.
+    pub computers: Vec<Option<Strength>>,
     /// The server link of a correspondence game.
     pub remote: Option<RemoteGame>,
     /// This device's seat in a correspondence game, else the first.
@@ -144,35 +146,17 @@ pub(crate) fn load<G: Rules>(ctx: &Rc<Ctx>, id: GameId) -> Result<Loaded<G>, Str
 where
     G::View: DeserializeOwned,
 {
-    let (stored, remote, kept, outbox) = ctx
+    let (stored, remote, kept, outbox, computers) = ctx
         .with_store(|store| {
             let stored = store.load(id)?;
             let remote = store.remote(id)?;
             let kept = store.seat_view(id)?;
             let outbox = store.outbox()?;
-            Ok((stored, remote, kept, outbox))
+            Ok((stored, remote, kept, outbox, store.computers(id)?))
         })
         .map_err(|e| e.to_string())?;
-    let source = match kept {
-        Some(json) => {
-            let server: ServerView = serde_json::from_str(&json)
-                .map_err(|e| format!("the kept view of game {}: {e}", id.0))?;
-            let view: MatchView<G::View> = serde_json::from_value(server.view.clone())
-                .map_err(|e| format!("the kept view of game {}: {e}", id.0))?;
-            let options: G::Options =
-                serde_json::from_value(stored.record.options.clone()).unwrap_or_default();
-            let pending = outbox
-                .into_iter()
-                .filter(|e| e.game_id == id)
-                .map(|e| e.action)
-                .collect();
-            Source::Remote(Box::new(Seen {
-                server,
-                view,
-                options,
-                pending,
-            }))
-        }
+    let source: Source<G> = match kept {
+        Some(json) => Source::Remote(Box::new(seen(id, &json, &stored.record, outbox)?)),
         None => Source::Local(Box::new(Match::from_record(&stored.record).map_err(
             |e| {
                 StoreError::BadRecord {
@@ -183,21 +167,59 @@ where
             },
         )?)),
     };
-    let name = |i: usize| stored.summary.players.get(i).cloned().unwrap_or_default();
-    let computer = match stored.summary.mode {
-        Mode::Computer(seat) => Seat::new(seat),
-        _ => None,
+    let seats = match &source {
+        Source::Local(game) => game.game().seat_count(),
+        Source::Remote(_) => 2,
     };
+    let mut players = stored.summary.players;
+    players.resize(seats, String::new());
+    let mut computers = computers;
+    computers.resize(seats, None);
+    // A game stored before computers were kept per seat names the computer's seat in its mode.
+    if let Mode::Computer(seat) = stored.summary.mode
+        && computers.iter().all(Option::is_none)
+        && let Some(slot) = computers.get_mut(usize::from(seat))
+    {
+        *slot = Some(Strength::Strong);
+    }
     let viewer = remote
         .as_ref()
         .and_then(|r| Seat::new(r.seat))
         .unwrap_or(Seat::FIRST);
     Ok(Loaded {
         source,
-        players: [name(0), name(1)],
-        computer,
+        players,
+        computers,
         remote,
         viewer,
+    })
+}
+
+/// A correspondence game with secrets, from the server's view kept in the store and the
+/// actions still waiting for the server.
+fn seen<G: Rules>(
+    id: GameId,
+    kept: &str,
+    record: &qiguan_core::Record,
+    outbox: Vec<crate::store::OutboxEntry>,
+) -> Result<Seen<G>, String>
+where
+    G::View: DeserializeOwned,
+{
+    let bad = |e: serde_json::Error| format!("the kept view of game {}: {e}", id.0);
+    let server: ServerView = serde_json::from_str(kept).map_err(bad)?;
+    let view: MatchView<G::View> = serde_json::from_value(server.view.clone()).map_err(bad)?;
+    let options: G::Options = serde_json::from_value(record.options.clone()).unwrap_or_default();
+    let pending = outbox
+        .into_iter()
+        .filter(|e| e.game_id == id)
+        .map(|e| e.action)
+        .collect();
+    Ok(Seen {
+        server,
+        view,
+        options,
+        pending,
     })
 }
 
@@ -315,6 +337,7 @@ pub(crate) fn waiting<G: Rules>(
         Some(r) if r.invite_code.is_some() => Waiting::Join,
         Some(_) if !source.pending().is_empty() => Waiting::Sending,
         Some(_) if deployed_first => Waiting::Deploy,
+        Some(_) if source.to_act() == ToAct::Chance => Waiting::Sending,
         Some(_) if !over && !source.to_act().includes(Actor::Seat(viewer)) => Waiting::Turn,
         Some(_) => Waiting::Nothing,
     }

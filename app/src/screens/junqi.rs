@@ -15,6 +15,7 @@ use super::session::{self, BoardModel, GameScreen, Session};
 use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::random::random_seed;
+use qiguan_core::aeroplane::bot::Strength;
 use qiguan_core::deploy::Deploys;
 use qiguan_core::junqi::bot;
 use qiguan_core::junqi::{
@@ -72,7 +73,12 @@ impl GameScreen for Junqi {
         bot::accepts_draw(view, seat)
     }
 
-    fn computer_move(view: &JunqiView, seat: Seat, options: &JunqiOptions) -> Option<JunqiMove> {
+    fn computer_move(
+        view: &JunqiView,
+        seat: Seat,
+        options: &JunqiOptions,
+        _: Strength,
+    ) -> Option<JunqiMove> {
         bot::choose(view, seat, options, random_seed())
     }
 }

@@ -3,6 +3,7 @@
 use super::handler0;
 use super::registry::{self, OnlineChoice};
 use crate::ctx::Ctx;
+use qiguan_core::aeroplane::bot::Strength;
 use qiguan_core::{GameKind, Seat};
 use qiguan_ui::{NewGameAdapter, Screen};
 use slint::ComponentHandle;
@@ -44,9 +45,9 @@ pub fn chosen_online(a: &NewGameAdapter<'_>, side: u8) -> (GameKind, OnlineChoic
     (entry.kind, (entry.online)(a, side))
 }
 
-/// The players' names and the computer's seat, for the two-seat games with a computer
+/// The players' names and each seat's computer, for the two-seat games with a computer
 /// opponent (Junqi, Sea-land-air).
-pub(crate) fn two_seats(a: &NewGameAdapter<'_>) -> (Vec<String>, Option<Seat>) {
+pub(crate) fn two_seats(a: &NewGameAdapter<'_>) -> (Vec<String>, Vec<Option<Strength>>) {
     if a.get_opponent() == 1 {
         let human = if a.get_human_seat() == 1 {
             Seat::SECOND
@@ -59,15 +60,17 @@ pub(crate) fn two_seats(a: &NewGameAdapter<'_>) -> (Vec<String>, Option<Seat>) {
             Seat::FIRST
         };
         let mut names = vec![String::new(), String::new()];
-        names[bot.index()] = "电脑".into();
-        (names, Some(bot))
+        names[bot.index()] = crate::sync::COMPUTER_NAME.into();
+        let mut computers = vec![None, None];
+        computers[bot.index()] = Some(Strength::Strong);
+        (names, computers)
     } else {
         (
             vec![
                 a.get_red_name().trim().to_owned(),
                 a.get_black_name().trim().to_owned(),
             ],
-            None,
+            vec![None, None],
         )
     }
 }

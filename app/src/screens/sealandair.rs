@@ -14,6 +14,7 @@ use super::session::{self, BoardModel, GameScreen, Session};
 use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::random::random_seed;
+use qiguan_core::aeroplane::bot::Strength;
 use qiguan_core::deploy::Deploys;
 use qiguan_core::junqi::Side;
 use qiguan_core::sealandair::state::side_of;
@@ -54,6 +55,7 @@ impl GameScreen for SeaLandAir {
         view: &SeaLandAirView,
         seat: Seat,
         _: &SeaLandAirOptions,
+        _: Strength,
     ) -> Option<SeaLandAirMove> {
         bot::choose(view, seat, random_seed())
     }

@@ -14,6 +14,7 @@ use crate::ctx::{Ctx, Sessions};
 use crate::online::Command;
 use crate::random::os_pick;
 use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing};
+use qiguan_core::aeroplane::bot::Strength;
 use qiguan_core::{
     Action, Actor, GameResult, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
 };
@@ -21,9 +22,10 @@ use qiguan_ui::{
     GameOutcome, GamePhase, GameSession, NewGameAdapter, ResultKind, Screen, SyncLine, Waiting,
 };
 use serde::de::DeserializeOwned;
-use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
+use slint::{ComponentHandle, ModelRc, SharedString, Timer, TimerMode, VecModel};
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::time::Duration;
 
 /// What a game brings to the shared session: its board, how a tap becomes a move, its New
 /// game options and its computer. Everything else (storing, the outbox, whose turn shows, draws,
@@ -43,11 +45,14 @@ pub(crate) trait GameScreen: Rules<View: DeserializeOwned> + Sized + 'static {
     const HIDES_PIECES: bool = false;
     /// Two people at one device may take back the last move.
     const UNDO: bool = false;
+    /// How long a computer player on this device waits before each action, so that people
+    /// can follow it (`None`: it answers at once, with the person's action).
+    const COMPUTER_PAUSE: Option<Duration> = None;
 
     /// The options New game chose.
     fn chosen_options(a: &NewGameAdapter<'_>) -> Self::Options;
-    /// The players' names and the computer's seat New game chose.
-    fn chosen_seats(a: &NewGameAdapter<'_>) -> (Vec<String>, Option<Seat>) {
+    /// The players' names and each seat's computer player New game chose.
+    fn chosen_seats(a: &NewGameAdapter<'_>) -> (Vec<String>, Vec<Option<Strength>>) {
         super::new_game::two_seats(a)
     }
     /// A tap on the board's cell `index` while the viewer may act: the move it completes, if
@@ -70,11 +75,17 @@ pub(crate) trait GameScreen: Rules<View: DeserializeOwned> + Sized + 'static {
     fn computer_accepts_draw(_view: &Self::View, _seat: Seat) -> bool {
         false
     }
+    /// The move a person on this device would have no choice about, to be played for them
+    /// (a setting).
+    fn only_move(_session: &Session<Self>) -> Option<Self::Move> {
+        None
+    }
     /// The computer's move, from its seat's view only.
     fn computer_move(
         _view: &Self::View,
         _seat: Seat,
         _options: &Self::Options,
+        _strength: Strength,
     ) -> Option<Self::Move> {
         None
     }
@@ -91,9 +102,10 @@ pub(crate) trait GameScreen: Rules<View: DeserializeOwned> + Sized + 'static {
 pub(crate) struct Session<G: GameScreen> {
     pub id: GameId,
     pub source: Source<G>,
-    pub players: [String; 2],
-    /// The seat the computer plays, if any.
-    pub computer: Option<Seat>,
+    /// Each seat's player's name.
+    pub players: Vec<String>,
+    /// Each seat's computer player on this device, if any.
+    pub computers: Vec<Option<Strength>>,
     /// The server link of a correspondence game.
     pub remote: Option<RemoteGame>,
     /// The seat whose view is on the screen.
@@ -109,6 +121,8 @@ pub(crate) struct Session<G: GameScreen> {
     /// either differs).
     pub shown: RefCell<Option<(Seat, G::Shown)>>,
     pub board: G::Board,
+    /// Paces the computer's actions and the moves made for a person.
+    pub timer: Timer,
 }
 
 impl<G: GameScreen> Session<G> {
@@ -167,12 +181,44 @@ impl<G: GameScreen> Session<G> {
         self.outcome().is_none() && self.to_act().includes(Actor::Seat(self.viewer))
     }
 
-    /// The seat this device always shows: the person's against the computer, its own in a
-    /// correspondence game; none in pass-and-play.
+    /// Every seat.
+    pub fn seats(&self) -> impl Iterator<Item = Seat> + use<G> {
+        (0..self.players.len()).filter_map(|i| Seat::new(i as u8))
+    }
+
+    /// The computer player of a seat on this device, if it has one.
+    pub fn computer(&self, seat: Seat) -> Option<Strength> {
+        self.computers.get(seat.index()).copied().flatten()
+    }
+
+    /// The seat a computer on this device plays now, if any.
+    pub fn computer_to_act(&self) -> Option<(Seat, Strength)> {
+        let game = self.local()?;
+        self.seats().find_map(|seat| {
+            let strength = self.computer(seat)?;
+            let actor = Actor::Seat(seat);
+            let due = game.to_act().includes(actor)
+                || game.legal_actions(actor).contains(&Action::AcceptDraw);
+            due.then_some((seat, strength))
+        })
+    }
+
+    /// The viewer is a person on this device who may act now.
+    pub fn person_to_act(&self) -> bool {
+        self.review.is_none() && self.viewer_to_act() && self.computer(self.viewer).is_none()
+    }
+
+    /// The seat this device always shows: the one person's against the computer, its own in a
+    /// correspondence game; none when people pass the device.
     pub fn fixed_seat(&self) -> Option<Seat> {
-        self.computer
-            .map(|bot| bot.next(2))
-            .or_else(|| self.remote.as_ref().and_then(|r| Seat::new(r.seat)))
+        if let Some(r) = &self.remote {
+            return Seat::new(r.seat);
+        }
+        let mut people = self.seats().filter(|&seat| self.computer(seat).is_none());
+        match (people.next(), people.next()) {
+            (Some(person), None) if self.computers.iter().any(Option::is_some) => Some(person),
+            _ => None,
+        }
     }
 
     /// The seat that may answer a standing draw offer from this screen: the viewer; in
@@ -187,9 +233,7 @@ impl<G: GameScreen> Session<G> {
             return Some(self.viewer);
         }
         let open_table = self.fixed_seat().is_none() && !G::HIDES_PIECES;
-        [Seat::FIRST, Seat::SECOND]
-            .into_iter()
-            .find(|&seat| open_table && can(seat))
+        self.seats().find(|&seat| open_table && can(seat))
     }
 
     /// Whether the last action may be taken back: two people at one device, nothing hidden.
@@ -239,8 +283,8 @@ pub(crate) const fn entry<G: GameScreen>(connect: fn(&Rc<Ctx>)) -> GameEntry {
 /// Starts a game on this device with what New game chose: two people, or one against the
 /// computer.
 fn start_chosen<G: GameScreen>(ctx: &Rc<Ctx>, a: &NewGameAdapter<'_>) {
-    let (players, computer) = G::chosen_seats(a);
-    if let Err(e) = start::<G>(ctx, &G::chosen_options(a), players, computer) {
+    let (players, computers) = G::chosen_seats(a);
+    if let Err(e) = start::<G>(ctx, &G::chosen_options(a), players, computers) {
         super::show_error(ctx, &e);
     }
 }
@@ -255,18 +299,31 @@ pub(crate) fn start<G: GameScreen>(
     ctx: &Rc<Ctx>,
     options: &G::Options,
     players: Vec<String>,
-    computer: Option<Seat>,
+    computers: Vec<Option<Strength>>,
 ) -> Result<GameId, String> {
     let mut game: Match<G> = Match::new(options, None).map_err(|e| e.to_string())?;
     let dealt = game
         .resolve_chance(&mut os_pick)
         .map_err(|e| e.to_string())?;
-    let mode = computer.map_or(Mode::PassAndPlay, |s| Mode::Computer(s.index() as u8));
+    // One person against the computer is filed as such; two or more people as pass and play.
+    let people = computers.iter().filter(|c| c.is_none()).count();
+    let mode = match computers.iter().position(Option::is_some) {
+        Some(seat) if people <= 1 => Mode::Computer(seat as u8),
+        _ => Mode::PassAndPlay,
+    };
     let new = NewGame::from_record(&game.record(), mode, players);
     let standing = Standing::new(&dealt, game.outcome());
     let now = ctx.now();
     let id = ctx
-        .with_store(|store| store.create_game_with(&new, &dealt, &standing, now))
+        .with_store(|store| {
+            store.in_transaction(|store| {
+                let id = store.create_game_with(&new, &dealt, &standing, now)?;
+                if computers.iter().any(Option::is_some) {
+                    store.set_computers(id, &computers)?;
+                }
+                Ok(id)
+            })
+        })
         .map_err(|e| e.to_string())?;
     ctx.reset_to(Screen::Home);
     open::<G>(ctx, id);
@@ -347,6 +404,9 @@ fn call<G: GameScreen>(ctx: &Rc<Ctx>, call: Call) {
 
 /// Loads a stored game and shows it: behind the hand-over screen if it has secrets.
 pub(crate) fn open<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId) {
+    if let Some(old) = slot::<G>(ctx).borrow_mut().take() {
+        old.timer.stop();
+    }
     match load::<G>(ctx, id) {
         Ok(mut session) => {
             run_computer(ctx, &mut session);
@@ -360,6 +420,7 @@ pub(crate) fn open<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId) {
             a.set_sync_line(SyncLine::Current);
             refresh::<G>(ctx);
             ctx.go(G::SCREEN);
+            schedule::<G>(ctx);
             if online {
                 ctx.send(Command::Watch(Some(id)));
                 ctx.send(Command::Flush);
@@ -375,7 +436,7 @@ fn load<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId) -> Result<Session<G>, String> 
         id,
         source: loaded.source,
         players: loaded.players,
-        computer: loaded.computer,
+        computers: loaded.computers,
         remote: loaded.remote,
         viewer: loaded.viewer,
         handover: false,
@@ -384,6 +445,7 @@ fn load<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId) -> Result<Session<G>, String> 
         review: None,
         shown: RefCell::new(None),
         board: G::Board::default(),
+        timer: Timer::default(),
     })
 }
 
@@ -459,36 +521,109 @@ pub(crate) fn settle_viewer<G: GameScreen>(s: &mut Session<G>, opening: bool) {
     G::settled(s);
 }
 
-/// Lets the computer act for as long as it is due, storing each action: it answers a draw
-/// offer, then deploys or moves. It decides from its seat's view only.
+/// Lets the computer act at once for as long as it is due (unless the game paces it: then
+/// [`schedule`] does), storing each action.
 fn run_computer<G: GameScreen>(ctx: &Rc<Ctx>, s: &mut Session<G>) {
-    let Some(bot_seat) = s.computer else { return };
-    for _ in 0..4 {
-        let Some(game) = s.local() else { return };
-        let actor = Actor::Seat(bot_seat);
-        let view = game.game().view(Viewer::Seat(bot_seat));
-        let answerable = game.legal_actions(actor).contains(&Action::AcceptDraw);
-        let action = if answerable {
-            if G::computer_accepts_draw(&view, bot_seat) {
-                Action::AcceptDraw
-            } else {
-                Action::DeclineDraw
-            }
-        } else {
-            if !game.to_act().includes(actor) {
-                return;
-            }
-            match G::computer_move(&view, bot_seat, game.game().options()) {
-                Some(mv) => Action::Play(mv),
-                None => return,
-            }
-        };
-        if let Err(e) = hidden::store_and_apply(ctx, s.id, &mut s.source, actor, &action) {
-            super::show_error(ctx, &e);
+    if G::COMPUTER_PAUSE.is_some() {
+        return;
+    }
+    for _ in 0..8 {
+        if !computer_acts(ctx, s) {
             return;
         }
-        s.selected = None;
     }
+}
+
+/// The computer whose turn it is acts once: it answers a draw offer, else deploys or moves.
+/// It decides from its seat's view only. Returns whether it acted.
+fn computer_acts<G: GameScreen>(ctx: &Rc<Ctx>, s: &mut Session<G>) -> bool {
+    let Some((seat, strength)) = s.computer_to_act() else {
+        return false;
+    };
+    let Some(game) = s.local() else { return false };
+    let actor = Actor::Seat(seat);
+    let view = game.game().view(Viewer::Seat(seat));
+    let action = if game.legal_actions(actor).contains(&Action::AcceptDraw) {
+        if G::computer_accepts_draw(&view, seat) {
+            Action::AcceptDraw
+        } else {
+            Action::DeclineDraw
+        }
+    } else {
+        match G::computer_move(&view, seat, game.game().options(), strength) {
+            Some(mv) => Action::Play(mv),
+            None => return false,
+        }
+    };
+    if let Err(e) = hidden::store_and_apply(ctx, s.id, &mut s.source, actor, &action) {
+        super::show_error(ctx, &e);
+        return false;
+    }
+    s.selected = None;
+    true
+}
+
+/// Arms the timer for what happens next without a tap, in a game that paces it: the
+/// computer's action, or the only possible move played for a person (a setting).
+fn schedule<G: GameScreen>(ctx: &Rc<Ctx>) {
+    let guard = slot::<G>(ctx).borrow();
+    let Some(s) = guard.as_ref() else { return };
+    s.timer.stop();
+    if s.review.is_some() || s.outcome().is_some() {
+        return;
+    }
+    let weak = Rc::downgrade(ctx);
+    let step = move |computer: bool| {
+        move || {
+            if let Some(ctx) = weak.upgrade() {
+                paced_step::<G>(&ctx, computer);
+            }
+        }
+    };
+    if let Some(pause) = G::COMPUTER_PAUSE
+        && s.computer_to_act().is_some()
+    {
+        s.timer.start(TimerMode::SingleShot, pause, step(true));
+    } else if ctx.settings.borrow().auto_move && s.person_to_act() && G::only_move(s).is_some() {
+        s.timer
+            .start(TimerMode::SingleShot, AUTO_MOVE_PAUSE, step(false));
+    }
+}
+
+/// How long the screen waits before a move made for the player (the only possible one).
+const AUTO_MOVE_PAUSE: Duration = Duration::from_millis(900);
+
+/// The timer's step: the computer acts, or the only possible move is played. Nothing happens
+/// while the game's screen is not showing: the step waits for the player's return.
+fn paced_step<G: GameScreen>(ctx: &Rc<Ctx>, computer: bool) {
+    if ctx.ui().global::<qiguan_ui::Nav>().get_screen() != G::SCREEN {
+        return;
+    }
+    if !computer {
+        let only = slot::<G>(ctx)
+            .borrow()
+            .as_ref()
+            .filter(|s| s.person_to_act())
+            .and_then(G::only_move);
+        if let Some(mv) = only {
+            viewer_acts::<G>(ctx, Action::Play(mv));
+        }
+        return;
+    }
+    let Some(mut s) = slot::<G>(ctx).borrow_mut().take() else {
+        return;
+    };
+    let acted = computer_acts(ctx, &mut s);
+    if acted {
+        settle_viewer(&mut s, false);
+    }
+    let over = s.outcome().is_some();
+    *slot::<G>(ctx).borrow_mut() = Some(s);
+    if over && acted {
+        ctx.ui().global::<GameSession>().set_show_end_dialog(true);
+    }
+    refresh::<G>(ctx);
+    schedule::<G>(ctx);
 }
 
 /// A player's action: stored (or queued for the server), then the computer's answer, then
@@ -521,6 +656,7 @@ pub(crate) fn act<G: GameScreen>(ctx: &Rc<Ctx>, actor: Actor, action: Action<G::
         Ok(()) => {}
     }
     refresh::<G>(ctx);
+    schedule::<G>(ctx);
 }
 
 /// A tap on the board's cell `index`: what it means is the game's ([`GameScreen::tap`]).
@@ -594,8 +730,8 @@ fn take_back<G: GameScreen>(ctx: &Rc<Ctx>, s: &mut Session<G>) -> Result<(), Str
     };
     let mut record = game.record();
     let computer = |g: &Match<G>| {
-        s.computer
-            .is_some_and(|c| g.to_act().includes(Actor::Seat(c)))
+        s.seats()
+            .any(|seat| s.computer(seat).is_some() && g.to_act().includes(Actor::Seat(seat)))
     };
     let previous = loop {
         if record.actions.pop().is_none() {
@@ -682,8 +818,9 @@ pub(crate) struct SessionUi {
 /// What the screen shows of a session: a pure function of it, for tests to call.
 pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
     let over = s.outcome().is_some();
-    let legal = if over { Vec::new() } else { s.legal() };
-    let seats = [Seat::FIRST, Seat::SECOND];
+    // Nothing to offer or resign for a computer's seat, nor once it is over.
+    let acting = !over && s.computer(s.viewer).is_none();
+    let legal = if acting { s.legal() } else { Vec::new() };
     SessionUi {
         phase: s.phase(),
         viewer: s.viewer.index() as i32,
@@ -692,8 +829,8 @@ pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
             _ => -1,
         },
         seat_colours: G::seat_colours(s),
-        names: s.players.to_vec(),
-        computer: seats.iter().map(|&seat| s.computer == Some(seat)).collect(),
+        names: s.players.clone(),
+        computer: s.seats().map(|seat| s.computer(seat).is_some()).collect(),
         outcome: game_outcome(s.outcome().as_ref()),
         review_ply: s.review.unwrap_or(0) as i32,
         review_plies: s.version() as i32,
@@ -775,11 +912,15 @@ mod tests {
 
     /// A session of this game, on this device unless `remote`.
     fn session<G: GameScreen>(game: Match<G>, computer: Option<Seat>) -> Session<G> {
+        let mut computers = vec![None, None];
+        if let Some(seat) = computer {
+            computers[seat.index()] = Some(Strength::Strong);
+        }
         Session {
             id: GameId(1),
             source: Source::Local(Box::new(game)),
-            players: ["甲".into(), String::new()],
-            computer,
+            players: vec!["甲".into(), String::new()],
+            computers,
             remote: None,
             viewer: Seat::FIRST,
             handover: false,
@@ -788,6 +929,7 @@ mod tests {
             review: None,
             shown: RefCell::new(None),
             board: Default::default(),
+            timer: Timer::default(),
         }
     }
 

@@ -12,6 +12,7 @@ use crate::ctx::{Ctx, Sessions};
 use crate::settings::Orientation;
 use crate::store::{GameId, Mode, NewGame};
 use crate::xiangqi_view::{self, Marks, check_square, move_rows, notate};
+use qiguan_core::aeroplane::bot::Strength;
 use qiguan_core::xiangqi::{Color, Move, Square, Xiangqi, XiangqiOptions, XiangqiView};
 use qiguan_core::{AnyMatch, Match, Seat};
 use qiguan_ui::{BoardCell, MoveRow, NewGameAdapter, Screen, XiangqiAdapter};
@@ -59,9 +60,12 @@ impl GameScreen for Xiangqi {
     }
 
     /// Two people at the board.
-    fn chosen_seats(a: &NewGameAdapter<'_>) -> (Vec<String>, Option<Seat>) {
+    fn chosen_seats(a: &NewGameAdapter<'_>) -> (Vec<String>, Vec<Option<Strength>>) {
         let names = [a.get_red_name(), a.get_black_name()];
-        (names.iter().map(|n| n.trim().to_owned()).collect(), None)
+        (
+            names.iter().map(|n| n.trim().to_owned()).collect(),
+            vec![None, None],
+        )
     }
 
     fn tap(ctx: &Rc<Ctx>, s: &mut Session<Xiangqi>, index: i32) -> Option<Move> {

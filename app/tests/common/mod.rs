@@ -226,7 +226,7 @@ pub fn junqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
 pub fn aeroplane_drive(app: &App, limit: usize, mut stop: impl FnMut(&App) -> bool) {
     let a = app.window().global::<qiguan_app::ui::AeroplaneAdapter>();
     for _ in 0..limit {
-        if stop(app) || a.get_phase() != "play" {
+        if stop(app) || app.window().global::<GameSession>().get_phase() != GamePhase::Play {
             return;
         }
         // No frame is drawn between steps (that would make a whole game slow): the die's own
@@ -248,6 +248,7 @@ pub fn aeroplane_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     let ui = app.window();
     let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
     let a = ui.global::<qiguan_app::ui::AeroplaneAdapter>();
+    let gs = ui.global::<GameSession>();
     ui.global::<HomeAdapter>()
         .invoke_new_game("aeroplane".into());
     ng.set_aero_seats(2);
@@ -262,16 +263,17 @@ pub fn aeroplane_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     // Play until a person must choose among several planes, some of them out.
     aeroplane_drive(app, 4000, |app| {
         let a = app.window().global::<qiguan_app::ui::AeroplaneAdapter>();
-        a.get_choices().row_count() >= 2 && a.get_review_plies() >= 80
+        let plies = app.window().global::<GameSession>().get_review_plies();
+        a.get_choices().row_count() >= 2 && plies >= 80
     });
     a.set_rolling(false);
     visit(app, "aeroplane-play");
     // The rest of the game, to the finishing order.
     aeroplane_drive(app, 40_000, |_| false);
     visit(app, "aeroplane-end");
-    a.set_show_end_dialog(false);
-    a.invoke_review();
-    a.invoke_review_step(-40);
+    gs.set_show_end_dialog(false);
+    gs.invoke_review();
+    gs.invoke_review_step(-40);
     visit(app, "aeroplane-review");
     ui.global::<Nav>().invoke_back();
 }
