@@ -32,7 +32,7 @@ pub enum Command {
         options: serde_json::Value,
         seat: u8,
         /// Seats the server's computer plays (Aeroplane chess).
-        bots: Vec<(u8, qiguan_core::aeroplane::bot::Strength)>,
+        bots: Vec<(u8, qiguan_core::Strength)>,
         days_per_move: i64,
         name: String,
     },

@@ -15,7 +15,7 @@
 //! view, so that the history replays the game with every piece shown.
 
 use crate::store::{GameId, Mode, NewGame, OutboxEntry, RemoteGame, Standing, Store, StoreError};
-use qiguan_core::aeroplane::bot::Strength;
+use qiguan_core::Strength;
 use qiguan_core::{Actor, AnyMatch, GameKind, Record, RecordEntry, Seat, ToAct};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

@@ -14,7 +14,7 @@ use qiguan_app::store::Mode;
 use qiguan_app::ui::{AeroplaneAdapter, GamePhase, GameSession, HistoryAdapter, HomeAdapter, Nav};
 use qiguan_app::ui::{NewGameAdapter, Screen};
 use qiguan_core::GameKind;
-use qiguan_core::aeroplane::bot::Strength;
+use qiguan_core::Strength;
 use slint::{ComponentHandle, Model};
 use std::path::Path;
 use std::time::Duration;

@@ -82,4 +82,4 @@ pub use matches::{
     ActionError, DrawOffer, Match, MatchEvent, MatchView, seeded_pick, uniform_index,
 };
 pub use record::{RECORD_FORMAT, Record, RecordEntry, RecordError};
-pub use seat::{BySeat, MAX_SEATS, Seat};
+pub use seat::{BySeat, MAX_SEATS, Seat, Strength};

@@ -160,3 +160,15 @@ mod tests {
         assert_eq!(Seat::new(2).map(|s| s.next(3)), Some(Seat::FIRST));
     }
 }
+
+/// How well a computer player in a seat plays. Only Aeroplane chess's computers have two
+/// strengths for now; the other games' play at one.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Strength {
+    /// Aeroplane chess: captures when it can, otherwise plays loosely.
+    Easy,
+    /// Aeroplane chess: weighs progress, captures and the risk of being hit.
+    #[default]
+    Strong,
+}

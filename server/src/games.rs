@@ -4,7 +4,7 @@
 use crate::auth::{self, Hash};
 use crate::error::ApiError;
 use crate::store::{StoredGame, StoredInvite, Write, Writer};
-use qiguan_core::aeroplane::bot::Strength;
+use qiguan_core::Strength;
 use qiguan_core::{Actor, AnyMatch, GameKind, Record, RecordEntry, Seat, ToAct, Viewer};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

@@ -6,7 +6,7 @@ use crate::ctx::Ctx;
 use crate::online::Command;
 use crate::store::{GameId, Mode, RemoteGame, Standing, StoreError};
 use crate::sync::ServerView;
-use qiguan_core::aeroplane::bot::Strength;
+use qiguan_core::Strength;
 use qiguan_core::{
     Action, Actor, DrawOffer, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
 };

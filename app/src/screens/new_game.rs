@@ -3,7 +3,7 @@
 use super::handler0;
 use super::registry::{self, OnlineChoice};
 use crate::ctx::Ctx;
-use qiguan_core::aeroplane::bot::Strength;
+use qiguan_core::Strength;
 use qiguan_core::{GameKind, Seat};
 use qiguan_ui::{NewGameAdapter, Screen};
 use slint::ComponentHandle;

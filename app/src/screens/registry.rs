@@ -7,7 +7,7 @@ use super::session::Call;
 use crate::ctx::{Ctx, Sessions};
 use crate::store::{GameId, StoreError};
 use qiguan_core::GameKind;
-use qiguan_core::aeroplane::bot::Strength;
+use qiguan_core::Strength;
 use qiguan_ui::{NewGameAdapter, Screen};
 use slint::ComponentHandle;
 use std::any::Any;

@@ -14,7 +14,7 @@ use super::session::{self, BoardModel, GameScreen, Session};
 use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::random::random_seed;
-use qiguan_core::aeroplane::bot::Strength;
+use qiguan_core::Strength;
 use qiguan_core::deploy::Deploys;
 use qiguan_core::junqi::Side;
 use qiguan_core::sealandair::state::side_of;

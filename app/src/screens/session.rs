@@ -14,7 +14,7 @@ use crate::ctx::{Ctx, Sessions};
 use crate::online::Command;
 use crate::random::os_pick;
 use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing};
-use qiguan_core::aeroplane::bot::Strength;
+use qiguan_core::Strength;
 use qiguan_core::{
     Action, Actor, GameResult, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
 };

@@ -12,7 +12,7 @@ use crate::ctx::{Ctx, Sessions};
 use crate::settings::Orientation;
 use crate::store::{GameId, Mode, NewGame};
 use crate::xiangqi_view::{self, Marks, check_square, move_rows, notate};
-use qiguan_core::aeroplane::bot::Strength;
+use qiguan_core::Strength;
 use qiguan_core::xiangqi::{Color, Move, Square, Xiangqi, XiangqiOptions, XiangqiView};
 use qiguan_core::{AnyMatch, Match, Seat};
 use qiguan_ui::{BoardCell, MoveRow, NewGameAdapter, Screen, XiangqiAdapter};

@@ -3,7 +3,7 @@
 
 mod migrations;
 
-use qiguan_core::aeroplane::bot::Strength;
+use qiguan_core::Strength;
 use qiguan_core::{Action, Actor, AnyMatch, GameKind, GameResult, Outcome, Record, RecordEntry};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::fmt;

@@ -439,7 +439,7 @@ fn a_version_4_game_gains_computer_seats_on_the_move_to_version_5() {
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.load(id).unwrap().summary.players, ["A", "B"]);
     assert!(store.computers(id).unwrap().is_empty(), "none kept before");
-    use qiguan_core::aeroplane::bot::Strength;
+    use qiguan_core::Strength;
     let seats = [None, Some(Strength::Easy), None, Some(Strength::Strong)];
     store.set_computers(id, &seats).unwrap();
     assert_eq!(store.computers(id).unwrap(), seats);

@@ -13,18 +13,8 @@ use super::movegen::Table;
 use super::state::{AeroplaneMove, AeroplaneOptions, Phase};
 use super::view::AeroplaneView;
 use crate::seat::Seat;
-use serde::{Deserialize, Serialize};
 
-/// How well a computer player plays.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Strength {
-    /// Captures when it can, otherwise plays loosely.
-    Easy,
-    /// Weighs progress, captures and the risk of being hit.
-    #[default]
-    Strong,
-}
+pub use crate::seat::Strength;
 
 /// Chooses `seat`'s action from the view: `roll` when it must roll, a plane or stack when it
 /// must move. `seed` breaks ties and gives the easy player its whims (the authority supplies it,
