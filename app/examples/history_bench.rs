@@ -48,36 +48,8 @@ fn main() {
         db_size as f64 / 1e6,
         filled.elapsed().as_secs_f64()
     );
-    let mut results = Vec::new();
-    for _ in 0..runs {
-        let spawned = Instant::now();
-        let mut child = Command::new(std::env::current_exe().expect("own path"))
-            .args(["--measure", &dir.path().display().to_string()])
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the child starts");
-        let stdout = child.stdout.take().expect("piped");
-        let line = BufReader::new(stdout)
-            .lines()
-            .next()
-            .and_then(Result::ok)
-            .unwrap_or_default();
-        let outside = spawned.elapsed().as_secs_f64() * 1000.0;
-        let _ = child.wait();
-        let fields: Vec<f64> = line
-            .split_whitespace()
-            .filter_map(|w| w.parse().ok())
-            .collect();
-        if let [inside, rss, peak, rows] = fields[..] {
-            println!(
-                "first history frame: {inside:.1} ms from main, {outside:.1} ms from spawn; \
-                 RSS {rss:.1} MB (peak {peak:.1} MB); {rows} games listed"
-            );
-            results.push((inside, outside, rss, peak));
-        } else {
-            println!("child said: {line:?}");
-        }
-    }
+    let results: Vec<(f64, f64, f64, f64)> =
+        (0..runs).filter_map(|_| run_once(dir.path())).collect();
     if !results.is_empty() {
         let mut inside: Vec<f64> = results.iter().map(|r| r.0).collect();
         let mut outside: Vec<f64> = results.iter().map(|r| r.1).collect();
@@ -90,6 +62,39 @@ fn main() {
             inside[inside.len() / 2],
             outside[outside.len() / 2]
         );
+    }
+}
+
+/// Starts the app once on the filled database in `dir` and prints when its history drew:
+/// (from main, from spawn, RSS, peak RSS) in ms and MB.
+fn run_once(dir: &std::path::Path) -> Option<(f64, f64, f64, f64)> {
+    let spawned = Instant::now();
+    let mut child = Command::new(std::env::current_exe().expect("own path"))
+        .args(["--measure", &dir.display().to_string()])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the child starts");
+    let stdout = child.stdout.take().expect("piped");
+    let line = BufReader::new(stdout)
+        .lines()
+        .next()
+        .and_then(Result::ok)
+        .unwrap_or_default();
+    let outside = spawned.elapsed().as_secs_f64() * 1000.0;
+    let _ = child.wait();
+    let fields: Vec<f64> = line
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    if let [inside, rss, peak, rows] = fields[..] {
+        println!(
+            "first history frame: {inside:.1} ms from main, {outside:.1} ms from spawn; \
+             RSS {rss:.1} MB (peak {peak:.1} MB); {rows} games listed"
+        );
+        Some((inside, outside, rss, peak))
+    } else {
+        println!("child said: {line:?}");
+        None
     }
 }
 

@@ -46,6 +46,41 @@ fn junqi_pieces(app: &qiguan_app::App, colour: &str) -> Vec<String> {
         .collect()
 }
 
+/// Opens the correspondence game before the opponent has joined: it says what it waits for.
+fn opened_before_the_opponent_joined(app: &qiguan_app::App, screen: Screen) {
+    press(app, "Continue game 1");
+    let gs = app.window().global::<GameSession>();
+    assert_eq!(app.window().global::<Nav>().get_screen(), screen);
+    assert!(gs.get_online());
+    assert_eq!(
+        gs.get_phase(),
+        GamePhase::Deploy,
+        "no hand-over screen online"
+    );
+    assert_eq!(gs.get_waiting(), Waiting::Join);
+}
+
+/// Once the game is over its whole record is kept, the opponent's `layout` too; the review
+/// goes back to the start of play.
+fn the_review_starts_from_the_whole_record(
+    app: &qiguan_app::App,
+    dir: &std::path::Path,
+    layout: &str,
+) {
+    let gs = app.window().global::<GameSession>();
+    gs.invoke_review();
+    assert_eq!(gs.get_phase(), GamePhase::Review);
+    let record = my_record(dir);
+    assert!(
+        record
+            .actions
+            .iter()
+            .any(|e| e.action == format!("deploy:{layout}")),
+        "the whole record is kept once the game is over"
+    );
+    gs.invoke_review_step(-(record.actions.len() as i32) + 2);
+}
+
 /// The other device of a correspondence game, joined with the invite code.
 struct Opponent {
     rt: tokio::runtime::Runtime,
@@ -206,17 +241,8 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
     let code = create_game(&app);
     press(&app, "Done");
 
-    // Opened before the opponent has joined: it says what it waits for.
-    press(&app, "Continue game 1");
+    opened_before_the_opponent_joined(&app, Screen::Junqi);
     let gs = app.window().global::<GameSession>();
-    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Junqi);
-    assert!(gs.get_online());
-    assert_eq!(
-        gs.get_phase(),
-        GamePhase::Deploy,
-        "no hand-over screen online"
-    );
-    assert_eq!(gs.get_waiting(), Waiting::Join);
 
     let mut opponent = Opponent::join(&url, &code);
     let layout = Deployment::classic("快攻 Fast attack").unwrap().mirror();
@@ -227,18 +253,8 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
     junqi_deploy_and_attack(&app);
     junqi_draw_by_agreement(&app, &mut opponent);
 
-    // The review shows Blue's layout: the whole record is kept once the game is over.
-    gs.invoke_review();
-    assert_eq!(gs.get_phase(), GamePhase::Review);
-    let record = my_record(dir.path());
-    assert!(
-        record
-            .actions
-            .iter()
-            .any(|e| e.action == format!("deploy:{}", layout.to_text())),
-        "the whole record is kept once the game is over"
-    );
-    gs.invoke_review_step(-(record.actions.len() as i32) + 2);
+    // The review shows Blue's layout.
+    the_review_starts_from_the_whole_record(&app, dir.path(), &layout.to_text());
     let blue_named = junqi_pieces(&app, "Blue")
         .iter()
         .filter(|d| !d.contains("unknown"))
@@ -304,7 +320,6 @@ fn junqi_draw_by_agreement(app: &qiguan_app::App, opponent: &mut Opponent) {
 
 #[test]
 fn an_aeroplane_correspondence_game_with_the_servers_computer_and_the_servers_rolls() {
-    use qiguan_app::store::Store;
     use qiguan_app::ui::{AeroplaneAdapter, NewGameAdapter};
     use slint::Model;
 
@@ -317,7 +332,6 @@ fn an_aeroplane_correspondence_game_with_the_servers_computer_and_the_servers_ro
     ng.set_aero_seats(1);
     ng.set_aero_p1(2);
     ng.set_aero_p2(0);
-    let online = app.window().global::<OnlineAdapter>();
     let code = create_game(&app);
     assert_eq!(
         code.len(),
@@ -334,10 +348,7 @@ fn an_aeroplane_correspondence_game_with_the_servers_computer_and_the_servers_ro
     assert_eq!(gs.get_waiting(), Waiting::Join);
     assert!(!a.get_can_roll(), "nobody rolls before everyone is in");
 
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let friend_dir = tempfile::tempdir().unwrap();
-    let mut friend = Correspondence::open(friend_dir.path()).unwrap();
-    let theirs: GameId = rt.block_on(friend.join(&url, &code, "Bo")).unwrap();
+    let mut friend = Opponent::join(&url, &code);
     until(&app, Duration::from_secs(5), || a.get_can_roll());
     let seats: Vec<String> = a
         .get_seats()
@@ -346,18 +357,37 @@ fn an_aeroplane_correspondence_game_with_the_servers_computer_and_the_servers_ro
         .collect();
     assert_eq!(seats, ["", "strong", ""]);
 
-    // The tap asks the server, whose roll comes back with its answer.
-    press(&app, "Roll the die");
-    let store = Store::open_dir(&dir.path().join("red")).unwrap();
+    aeroplane_the_server_rolls(&app, dir.path());
+    aeroplane_red_plays_until_the_turn_leaves(&app);
+    until(&app, Duration::from_secs(5), || a.get_turn() == 2);
+    friend
+        .rt
+        .block_on(friend.device.refresh(friend.game))
+        .unwrap();
+    assert_eq!(
+        friend.device.game(friend.game).unwrap().to_act(),
+        qiguan_core::ToAct::Seat(qiguan_core::Seat::new(2).unwrap()),
+        "the friend sees the game, at its turn"
+    );
+}
+
+/// The tap asks the server, whose roll comes back with its answer.
+fn aeroplane_the_server_rolls(app: &qiguan_app::App, dir: &std::path::Path) {
+    use qiguan_app::store::Store;
+    use qiguan_app::ui::AeroplaneAdapter;
+    let a = app.window().global::<AeroplaneAdapter>();
+    let online = app.window().global::<OnlineAdapter>();
+    press(app, "Roll the die");
+    let store = Store::open_dir(&dir.join("red")).unwrap();
     assert_eq!(
         store.outbox().unwrap().len(),
         1,
         "the ask is queued before it is sent"
     );
-    until(&app, Duration::from_secs(5), || {
+    until(app, Duration::from_secs(5), || {
         online.get_pending() == 0 && a.get_die() > 0
     });
-    let game = Correspondence::open(&dir.path().join("red"))
+    let game = Correspondence::open(&dir.join("red"))
         .unwrap()
         .game(GameId(1))
         .unwrap();
@@ -373,12 +403,20 @@ fn an_aeroplane_correspondence_game_with_the_servers_computer_and_the_servers_ro
         .find(|e| e.by == qiguan_core::Actor::Authority)
         .unwrap();
     assert_eq!(last_roll.action, format!("d{}", a.get_die()));
-    // Red plays on until the turn leaves it; the computer's turn never waits for anyone.
+}
+
+/// Red plays on until the turn leaves it; the computer's turn never waits for anyone.
+fn aeroplane_red_plays_until_the_turn_leaves(app: &qiguan_app::App) {
+    use qiguan_app::ui::AeroplaneAdapter;
+    use slint::Model;
+    let a = app.window().global::<AeroplaneAdapter>();
+    let gs = app.window().global::<GameSession>();
+    let online = app.window().global::<OnlineAdapter>();
     let settled = || {
         online.get_pending() == 0
             && (a.get_can_roll() || a.get_choices().row_count() > 0 || a.get_turn() != 0)
     };
-    until(&app, Duration::from_secs(5), settled);
+    until(app, Duration::from_secs(5), settled);
     for _ in 0..30 {
         if a.get_turn() != 0 {
             break;
@@ -389,21 +427,11 @@ fn an_aeroplane_correspondence_game_with_the_servers_computer_and_the_servers_ro
         } else {
             a.invoke_choose(0);
         }
-        until(&app, Duration::from_secs(5), || {
+        until(app, Duration::from_secs(5), || {
             online.get_pending() == 0 && gs.get_sync_line() == qiguan_app::ui::SyncLine::Current
         });
-        until(&app, Duration::from_secs(5), settled);
+        until(app, Duration::from_secs(5), settled);
     }
-    until(&app, Duration::from_secs(5), || a.get_turn() == 2);
-    assert!(
-        rt.block_on(friend.refresh(theirs)).is_ok(),
-        "the friend sees the game"
-    );
-    let theirs_game = friend.game(theirs).unwrap();
-    assert_eq!(
-        theirs_game.to_act(),
-        qiguan_core::ToAct::Seat(qiguan_core::Seat::new(2).unwrap())
-    );
 }
 
 /// The descriptions of the Sea-land-air points that start with `colour`.
@@ -428,36 +456,12 @@ fn a_sea_land_air_correspondence_game_shows_only_my_seat_and_ends_with_everythin
     ng.set_game_index(3);
     let code = create_game(&app);
     press(&app, "Done");
-    press(&app, "Continue game 1");
+    opened_before_the_opponent_joined(&app, Screen::SeaLandAir);
     let gs = app.window().global::<GameSession>();
-    assert_eq!(
-        app.window().global::<Nav>().get_screen(),
-        Screen::SeaLandAir
-    );
-    assert!(gs.get_online());
-    assert_eq!(
-        gs.get_phase(),
-        GamePhase::Deploy,
-        "no hand-over screen online"
-    );
-    assert_eq!(gs.get_waiting(), Waiting::Join);
 
     let mut opponent = Opponent::join(&url, &code);
     let layout = Deployment::sensible(Side::North, 5);
-    // A layout with the flag out of the city is refused on the device, before it is queued.
-    let mut bad = layout.clone();
-    let flag = bad
-        .pieces
-        .iter()
-        .find(|(_, k)| *k == qiguan_core::sealandair::Kind::Flag)
-        .unwrap()
-        .0;
-    bad.swap(flag, "c7".parse().unwrap());
-    let refused = opponent
-        .device
-        .play(opponent.game, &format!("deploy:{}", bad.to_text()))
-        .unwrap_err();
-    assert!(refused.to_string().contains("city"), "{refused}");
+    a_layout_with_the_flag_out_of_the_city_is_refused(&mut opponent, &layout);
     opponent.play(&format!("deploy:{}", layout.to_text()));
     until(&app, Duration::from_secs(5), || {
         gs.get_waiting() == Waiting::Nothing
@@ -474,22 +478,32 @@ fn a_sea_land_air_correspondence_game_shows_only_my_seat_and_ends_with_everythin
         gs.get_phase() == GamePhase::Over
     });
     assert_eq!(result_code(&gs.get_outcome()), "win:1");
-    gs.invoke_review();
-    assert_eq!(gs.get_phase(), GamePhase::Review);
-    let record = my_record(dir.path());
-    assert!(
-        record
-            .actions
-            .iter()
-            .any(|e| e.action == format!("deploy:{}", layout.to_text())),
-        "the whole record is kept once the game is over"
-    );
-    gs.invoke_review_step(-(record.actions.len() as i32) + 2);
+    the_review_starts_from_the_whole_record(&app, dir.path(), &layout.to_text());
     let blue_named = sea_land_air_pieces(&app, "Blue")
         .iter()
         .filter(|d| !d.contains("unknown"))
         .count();
     assert_eq!(blue_named, 37, "the review shows every piece");
+}
+
+/// A layout with the flag out of the city is refused on the device, before it is queued.
+fn a_layout_with_the_flag_out_of_the_city_is_refused(
+    opponent: &mut Opponent,
+    layout: &qiguan_core::sealandair::Deployment,
+) {
+    let mut bad = layout.clone();
+    let flag = bad
+        .pieces
+        .iter()
+        .find(|(_, k)| *k == qiguan_core::sealandair::Kind::Flag)
+        .unwrap()
+        .0;
+    bad.swap(flag, "c7".parse().unwrap());
+    let refused = opponent
+        .device
+        .play(opponent.game, &format!("deploy:{}", bad.to_text()))
+        .unwrap_err();
+    assert!(refused.to_string().contains("city"), "{refused}");
 }
 
 /// Red deploys, sees only its own pieces, and moves what the computer would, by tapping; the

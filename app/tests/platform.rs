@@ -104,6 +104,17 @@ fn a_game_survives_being_stopped_and_comes_back_on_screen_at_its_data_directory(
     assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Home);
 }
 
+/// Scrolls the wheel by `delta_y` with the pointer at (180, `y`).
+fn scroll(app: &qiguan_app::App, y: f32, delta_y: f32) {
+    app.window()
+        .window()
+        .dispatch_event(WindowEvent::PointerScrolled {
+            position: slint::LogicalPosition::new(180.0, y),
+            delta_x: 0.0,
+            delta_y,
+        });
+}
+
 #[test]
 fn screens_keep_clear_of_system_bars_and_the_keyboard_does_not_cover_the_code_field() {
     let dir = tempfile::tempdir().unwrap();
@@ -124,22 +135,10 @@ fn screens_keep_clear_of_system_bars_and_the_keyboard_does_not_cover_the_code_fi
     // Tap the join code field (scrolled to first), then the keyboard opens: the field stays
     // above it.
     app.window().global::<HomeAdapter>().invoke_online();
-    app.window()
-        .window()
-        .dispatch_event(WindowEvent::PointerScrolled {
-            position: slint::LogicalPosition::new(180.0, 400.0),
-            delta_x: 0.0,
-            delta_y: -3000.0,
-        });
+    scroll(&app, 400.0, -3000.0);
     // Back up a little, so that the field is not at the very end (where the list would stay
     // put against the keyboard on its own).
-    app.window()
-        .window()
-        .dispatch_event(WindowEvent::PointerScrolled {
-            position: slint::LogicalPosition::new(180.0, 400.0),
-            delta_x: 0.0,
-            delta_y: 60.0,
-        });
+    scroll(&app, 400.0, 60.0);
     let field = common::one(&app, "Invite code");
     assert!(
         field.absolute_position().y > 480.0,
@@ -153,13 +152,7 @@ fn screens_keep_clear_of_system_bars_and_the_keyboard_does_not_cover_the_code_fi
         "the code field ends at {bottom}, under the keyboard"
     );
     // Scrolled to the end, the Join button is above the keyboard too.
-    app.window()
-        .window()
-        .dispatch_event(WindowEvent::PointerScrolled {
-            position: slint::LogicalPosition::new(180.0, 300.0),
-            delta_x: 0.0,
-            delta_y: -3000.0,
-        });
+    scroll(&app, 300.0, -3000.0);
     let join = common::one(&app, "Join game");
     let bottom = join.absolute_position().y + join.size().height;
     assert!(

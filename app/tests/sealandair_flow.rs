@@ -7,11 +7,13 @@
 mod common;
 
 use common::{latest_game, point, sla_drive, sla_tap, start, stored_actions};
+use qiguan_app::App;
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{GamePhase, GameSession, ResultKind};
 use qiguan_app::ui::{HomeAdapter, NewGameAdapter, SeaLandAirAdapter};
 use qiguan_core::sealandair::Point;
 use slint::ComponentHandle;
+use std::path::Path;
 
 fn all_points() -> Vec<String> {
     (0..99)
@@ -20,7 +22,7 @@ fn all_points() -> Vec<String> {
 }
 
 /// What each point's description names, for the points with a piece.
-fn seen(app: &qiguan_app::App) -> Vec<(String, String)> {
+fn seen(app: &App) -> Vec<(String, String)> {
     all_points()
         .into_iter()
         .map(|p| {
@@ -31,14 +33,14 @@ fn seen(app: &qiguan_app::App) -> Vec<(String, String)> {
         .collect()
 }
 
-fn count(app: &qiguan_app::App, prefix: &str) -> usize {
+fn count(app: &App, prefix: &str) -> usize {
     seen(app)
         .iter()
         .filter(|(_, d)| d.starts_with(prefix))
         .count()
 }
 
-fn new_game(app: &qiguan_app::App, computer: bool) {
+fn new_game(app: &App, computer: bool) {
     let ui = app.window();
     ui.global::<HomeAdapter>()
         .invoke_new_game("sea-land-air".into());
@@ -63,39 +65,7 @@ fn pass_and_play_hides_each_seat_from_the_other() {
     assert_eq!(gs.get_phase(), GamePhase::Deploy);
     assert_eq!(count(&app, "Red"), 37);
     assert_eq!(count(&app, "Blue"), 0);
-
-    // Land swaps with land.
-    let before = (point(&app, "c3"), point(&app, "a1"));
-    sla_tap(&app, &["c3"]);
-    assert!(point(&app, "c3").contains("selected"));
-    sla_tap(&app, &["a1"]);
-    assert_eq!((point(&app, "c3"), point(&app, "a1")), (before.1, before.0));
-    // A land piece and a ship do not swap: the ship is picked up instead.
-    let ship = point(&app, "f2");
-    sla_tap(&app, &["c3", "f2"]);
-    assert_eq!(point(&app, "f2").replace(" · selected", ""), ship);
-    assert!(point(&app, "f2").contains("selected"));
-    sla_tap(&app, &["f2"]);
-    // The flag out of the city is reported, and Ready waits.
-    let flag = ["b0", "c0", "d0"]
-        .into_iter()
-        .find(|p| point(&app, p).contains("军旗"))
-        .unwrap();
-    sla_tap(&app, &[flag, "c4"]);
-    assert_eq!(a.get_flag_misplaced(), "c4");
-    a.invoke_deploy_ready();
-    assert!(
-        stored_actions(dir.path()).is_empty(),
-        "a bad layout is not sent"
-    );
-    sla_tap(&app, &[flag, "c4"]);
-    assert_eq!(a.get_flag_misplaced(), "");
-    a.invoke_deploy_ready();
-    assert_eq!(
-        stored_actions(dir.path()).len(),
-        1,
-        "stored before it shows"
-    );
+    arrange_red(&app, dir.path());
 
     // Blue deploys behind its own hand-over, seeing nothing of Red.
     assert_eq!(gs.get_phase(), GamePhase::Handover);
@@ -105,11 +75,47 @@ fn pass_and_play_hides_each_seat_from_the_other() {
     a.invoke_deploy_ready();
     assert_eq!(gs.get_phase(), GamePhase::Handover);
     gs.invoke_handover_done();
+    each_seat_sees_only_its_own(&app, dir.path());
+}
 
+/// Red's deployment: swaps within a kind of place, a flag out of the city refused, then sent.
+fn arrange_red(app: &App, dir: &Path) {
+    let a = app.window().global::<SeaLandAirAdapter>();
+    // Land swaps with land.
+    let before = (point(app, "c3"), point(app, "a1"));
+    sla_tap(app, &["c3"]);
+    assert!(point(app, "c3").contains("selected"));
+    sla_tap(app, &["a1"]);
+    assert_eq!((point(app, "c3"), point(app, "a1")), (before.1, before.0));
+    // A land piece and a ship do not swap: the ship is picked up instead.
+    let ship = point(app, "f2");
+    sla_tap(app, &["c3", "f2"]);
+    assert_eq!(point(app, "f2").replace(" · selected", ""), ship);
+    assert!(point(app, "f2").contains("selected"));
+    sla_tap(app, &["f2"]);
+    // The flag out of the city is reported, and Ready waits.
+    let flag = ["b0", "c0", "d0"]
+        .into_iter()
+        .find(|p| point(app, p).contains("军旗"))
+        .unwrap();
+    sla_tap(app, &[flag, "c4"]);
+    assert_eq!(a.get_flag_misplaced(), "c4");
+    a.invoke_deploy_ready();
+    assert!(stored_actions(dir).is_empty(), "a bad layout is not sent");
+    sla_tap(app, &[flag, "c4"]);
+    assert_eq!(a.get_flag_misplaced(), "");
+    a.invoke_deploy_ready();
+    assert_eq!(stored_actions(dir).len(), 1, "stored before it shows");
+}
+
+/// Red to move sees every Blue piece as unknown; after its move and the hand-over, Blue sees
+/// Red's the same way.
+fn each_seat_sees_only_its_own(app: &App, dir: &Path) {
+    let gs = app.window().global::<GameSession>();
     // Red to move: every Blue piece is unknown to Red.
     assert_eq!(gs.get_viewer(), 0);
-    assert_eq!(count(&app, "Red"), 37);
-    let blue: Vec<String> = seen(&app)
+    assert_eq!(count(app, "Red"), 37);
+    let blue: Vec<String> = seen(app)
         .into_iter()
         .filter(|(_, d)| d.starts_with("Blue"))
         .map(|(_, d)| d)
@@ -117,13 +123,13 @@ fn pass_and_play_hides_each_seat_from_the_other() {
     assert_eq!(blue.len(), 37);
     assert!(blue.iter().all(|d| d.contains("unknown piece")), "{blue:?}");
     // A piece picked up shows its moves; a move is stored before the board changes hands.
-    sla_drive(&app, dir.path(), 1, |_| false);
-    assert_eq!(stored_actions(dir.path()).len(), 3);
+    sla_drive(app, dir, 1, |_| false);
+    assert_eq!(stored_actions(dir).len(), 3);
     assert_eq!(gs.get_phase(), GamePhase::Handover);
-    assert!(seen(&app).is_empty(), "nothing shows behind the hand-over");
+    assert!(seen(app).is_empty(), "nothing shows behind the hand-over");
     gs.invoke_handover_done();
     assert_eq!(gs.get_viewer(), 1);
-    let red: Vec<(String, String)> = seen(&app)
+    let red: Vec<(String, String)> = seen(app)
         .into_iter()
         .filter(|(_, d)| d.starts_with("Red"))
         .collect();
@@ -169,22 +175,7 @@ fn a_game_against_the_computer_to_the_end_then_review_and_history() {
         .filter(|p| point(&app, p).contains("未知") || point(&app, p).contains("unknown"))
         .count();
     assert_eq!(unknown, 0);
-    let actions = stored_actions(dir.path()).len();
-    gs.set_show_end_dialog(false);
-    gs.invoke_review();
-    assert_eq!(gs.get_review_plies() as usize, actions);
-    gs.invoke_review_step(-(actions as i32));
-    assert_eq!(gs.get_review_ply(), 0);
-    gs.invoke_review_step(2);
-    // Both deployments show in the review.
-    assert_eq!(
-        all_points()
-            .into_iter()
-            .filter(|p| !point(&app, p).is_empty() && !point(&app, p).contains("未知"))
-            .filter(|p| point(&app, p).starts_with("红") || point(&app, p).starts_with("蓝"))
-            .count(),
-        74
-    );
+    the_review_shows_both_deployments(&app, stored_actions(dir.path()).len());
 
     // Reopened from the store: the same finished game.
     drop(app);
@@ -195,4 +186,24 @@ fn a_game_against_the_computer_to_the_end_then_review_and_history() {
         .invoke_open(id.0 as i32);
     let gs = app.window().global::<GameSession>();
     assert_eq!(gs.get_phase(), GamePhase::Over);
+}
+
+/// The review of a finished game of `actions` actions: from the start, both deployments show.
+fn the_review_shows_both_deployments(app: &App, actions: usize) {
+    let gs = app.window().global::<GameSession>();
+    gs.set_show_end_dialog(false);
+    gs.invoke_review();
+    assert_eq!(gs.get_review_plies() as usize, actions);
+    gs.invoke_review_step(-(actions as i32));
+    assert_eq!(gs.get_review_ply(), 0);
+    gs.invoke_review_step(2);
+    // Both deployments show in the review.
+    assert_eq!(
+        all_points()
+            .into_iter()
+            .filter(|p| !point(app, p).is_empty() && !point(app, p).contains("未知"))
+            .filter(|p| point(app, p).starts_with("红") || point(app, p).starts_with("蓝"))
+            .count(),
+        74
+    );
 }

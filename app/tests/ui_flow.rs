@@ -5,18 +5,19 @@ mod common;
 
 use common::{all, click, one, point, press, start, targets};
 use i_slint_backend_testing::mock_elapsed_time;
+use qiguan_app::App;
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{Nav, ReplayAdapter, Screen, XiangqiAdapter};
 use slint::ComponentHandle;
 use slint::platform::PointerEventButton;
 use std::time::Duration;
 
-fn screen(app: &qiguan_app::App) -> Screen {
+fn screen(app: &App) -> Screen {
     app.window().global::<Nav>().get_screen()
 }
 
 /// Moves by tapping the piece, then the destination.
-fn tap_move(app: &qiguan_app::App, from: &str, to: &str) {
+fn tap_move(app: &App, from: &str, to: &str) {
     click(app, from);
     click(app, to);
 }
@@ -37,58 +38,8 @@ fn select_move_undo_finish_then_find_the_game_in_history_and_replay_it() {
         point(&app, "h3")
     );
 
-    // Pick up Red's right cannon: its twelve destinations light up, the capture on h10 too.
-    click(&app, "h3");
-    assert!(point(&app, "h3").contains("selected"));
-    assert_eq!(
-        targets(&app),
-        [
-            "c3", "d3", "e3", "f3", "g3", "h10", "h2", "h4", "h5", "h6", "h7", "i3"
-        ]
-    );
-    // A point the cannon cannot reach does nothing but drop the selection.
-    click(&app, "h9");
-    assert!(targets(&app).is_empty());
-
-    tap_move(&app, "h3", "e3");
-    assert!(point(&app, "e3").contains("red 炮"));
-    assert!(point(&app, "h3").is_empty());
-    assert_eq!(one(&app, "炮二平五").accessible_item_selected(), Some(true));
-    assert!(one(&app, "Black · to move").is_valid());
-
-    press(&app, "Undo");
-    assert!(point(&app, "h3").contains("red 炮"));
-    assert!(
-        all(&app, "炮二平五").is_empty(),
-        "the move is gone from the list"
-    );
-    assert!(one(&app, "Red · to move").is_valid());
-
-    // A five-ply mate; one move is dragged instead of tapped.
-    tap_move(&app, "b3", "b5");
-    tap_move(&app, "a7", "a6");
-    let destination = one(&app, "c5");
-    let corner = destination.absolute_position();
-    let size = destination.size();
-    let target =
-        slint::LogicalPosition::new(corner.x + size.width / 2.0, corner.y + size.height / 2.0);
-    one(&app, "b5").mock_drag(target, PointerEventButton::Left);
-    assert!(
-        point(&app, "c5").contains("red 炮"),
-        "the drag moved the cannon"
-    );
-    tap_move(&app, "f10", "e9");
-    tap_move(&app, "c5", "c10");
-
-    // The end-of-game dialog says who won and why.
-    assert!(one(&app, "Red won").is_valid());
-    assert!(one(&app, "Checkmate").is_valid());
-    press(&app, "See the board");
-    assert!(all(&app, "Checkmate").is_empty());
-    assert!(one(&app, "Red won · Checkmate").is_valid());
-    // The board no longer takes moves.
-    click(&app, "e4");
-    assert!(targets(&app).is_empty());
+    select_move_and_undo(&app);
+    mate_in_five(&app);
 
     press(&app, "Back");
     assert_eq!(screen(&app), Screen::Home);
@@ -108,25 +59,87 @@ fn select_move_undo_finish_then_find_the_game_in_history_and_replay_it() {
         row.accessible_description()
     );
     row.invoke_accessible_default_action();
+    replay_steps_and_autoplays(&app);
+}
 
+/// Picks up a cannon, taps where it cannot go, moves it, and takes the move back.
+fn select_move_and_undo(app: &App) {
+    // Pick up Red's right cannon: its twelve destinations light up, the capture on h10 too.
+    click(app, "h3");
+    assert!(point(app, "h3").contains("selected"));
+    assert_eq!(
+        targets(app),
+        [
+            "c3", "d3", "e3", "f3", "g3", "h10", "h2", "h4", "h5", "h6", "h7", "i3"
+        ]
+    );
+    // A point the cannon cannot reach does nothing but drop the selection.
+    click(app, "h9");
+    assert!(targets(app).is_empty());
+
+    tap_move(app, "h3", "e3");
+    assert!(point(app, "e3").contains("red 炮"));
+    assert!(point(app, "h3").is_empty());
+    assert_eq!(one(app, "炮二平五").accessible_item_selected(), Some(true));
+    assert!(one(app, "Black · to move").is_valid());
+
+    press(app, "Undo");
+    assert!(point(app, "h3").contains("red 炮"));
+    assert!(
+        all(app, "炮二平五").is_empty(),
+        "the move is gone from the list"
+    );
+    assert!(one(app, "Red · to move").is_valid());
+}
+
+/// A five-ply mate; one move is dragged instead of tapped. The end dialog says who won.
+fn mate_in_five(app: &App) {
+    tap_move(app, "b3", "b5");
+    tap_move(app, "a7", "a6");
+    let destination = one(app, "c5");
+    let corner = destination.absolute_position();
+    let size = destination.size();
+    let target =
+        slint::LogicalPosition::new(corner.x + size.width / 2.0, corner.y + size.height / 2.0);
+    one(app, "b5").mock_drag(target, PointerEventButton::Left);
+    assert!(
+        point(app, "c5").contains("red 炮"),
+        "the drag moved the cannon"
+    );
+    tap_move(app, "f10", "e9");
+    tap_move(app, "c5", "c10");
+
+    // The end-of-game dialog says who won and why.
+    assert!(one(app, "Red won").is_valid());
+    assert!(one(app, "Checkmate").is_valid());
+    press(app, "See the board");
+    assert!(all(app, "Checkmate").is_empty());
+    assert!(one(app, "Red won · Checkmate").is_valid());
+    // The board no longer takes moves.
+    click(app, "e4");
+    assert!(targets(app).is_empty());
+}
+
+/// The finished five-move game in replay: opens at the end, steps, jumps, autoplays, keys.
+fn replay_steps_and_autoplays(app: &App) {
     // Replay opens at the end; step back to the start, forward, jump, autoplay.
-    assert_eq!(screen(&app), Screen::Replay);
+    assert_eq!(screen(app), Screen::Replay);
     let replay = app.window().global::<ReplayAdapter>();
     assert_eq!((replay.get_ply(), replay.get_total()), (5, 5));
-    assert!(point(&app, "c10").contains("red 炮"));
-    press(&app, "Start");
+    assert!(point(app, "c10").contains("red 炮"));
+    press(app, "Start");
     assert_eq!(replay.get_ply(), 0);
-    assert!(point(&app, "b3").contains("red 炮"));
-    press(&app, "Next move");
-    assert!(point(&app, "b5").contains("red 炮"));
-    press(&app, "炮八平七");
+    assert!(point(app, "b3").contains("red 炮"));
+    press(app, "Next move");
+    assert!(point(app, "b5").contains("red 炮"));
+    press(app, "炮八平七");
     assert_eq!(replay.get_ply(), 3);
-    assert!(point(&app, "c5").contains("red 炮"));
-    press(&app, "Previous move");
+    assert!(point(app, "c5").contains("red 炮"));
+    press(app, "Previous move");
     assert_eq!(replay.get_ply(), 2);
-    press(&app, "Autoplay");
+    press(app, "Autoplay");
     // Timers are armed when the window next updates, as in the running app.
-    app.window().window().take_snapshot().unwrap();
+    app.window().window().take_snapshot().expect("a frame");
     mock_elapsed_time(Duration::from_millis(1000));
     assert_eq!(replay.get_ply(), 3);
     for _ in 0..3 {
@@ -134,7 +147,7 @@ fn select_move_undo_finish_then_find_the_game_in_history_and_replay_it() {
     }
     assert_eq!(replay.get_ply(), 5);
     assert!(!replay.get_autoplay(), "autoplay stops at the end");
-    press(&app, "End");
+    press(app, "End");
     assert_eq!(replay.get_ply(), 5);
 
     // Desktop keys step through the game too.

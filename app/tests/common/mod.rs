@@ -366,8 +366,15 @@ pub fn sealandair_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
         sla_tap(app, &[f]);
     }
     ui.global::<Nav>().invoke_back();
+    sealandair_against_the_computer(app, visit);
+}
 
-    // Against the computer, to the end.
+/// Sea-land-air against the computer, to the end and its review.
+fn sealandair_against_the_computer(app: &App, visit: &mut impl FnMut(&App, &str)) {
+    let ui = app.window();
+    let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
+    let a = ui.global::<qiguan_app::ui::SeaLandAirAdapter>();
+    let gs = ui.global::<GameSession>();
     ui.global::<HomeAdapter>()
         .invoke_new_game("sea-land-air".into());
     ng.set_opponent(1);
@@ -493,8 +500,24 @@ pub fn junqi_online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
         .play(theirs, &format!("deploy:{}", layout.to_text()))
         .expect("deployed");
     rt.block_on(opponent.flush()).expect("sent");
-
     o.invoke_open(id);
+    junqi_online_play(app, visit, &rt, &mut opponent, theirs);
+    ui.global::<Nav>().invoke_back();
+    ui.global::<Nav>().invoke_back();
+    ng.set_game_index(0);
+    o.set_name("".into());
+}
+
+/// The correspondence Junqi game open on screen: deploy, a battle, then the opponent's move
+/// with a draw offer.
+fn junqi_online_play(
+    app: &App,
+    visit: &mut impl FnMut(&App, &str),
+    rt: &tokio::runtime::Runtime,
+    opponent: &mut qiguan_app::sync::Correspondence,
+    theirs: qiguan_app::store::GameId,
+) {
+    let ui = app.window();
     let j = ui.global::<JunqiAdapter>();
     let gs = ui.global::<GameSession>();
     until(app, Duration::from_secs(5), || {
@@ -529,10 +552,6 @@ pub fn junqi_online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     });
     ui.global::<BattleBanner>().set_visible(false);
     visit(app, "junqi-online-draw-offer");
-    ui.global::<Nav>().invoke_back();
-    ui.global::<Nav>().invoke_back();
-    ng.set_game_index(0);
-    o.set_name("".into());
 }
 
 /// Drives the app through every screen, calling `visit` with the screen's name at each.
@@ -541,50 +560,7 @@ pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &s
     let app = start(dir.path(), language, size);
     let ui = app.window();
 
-    // A finished game (checkmate), an imported one, then an unfinished one in progress.
-    ui.global::<HomeAdapter>().invoke_new_game("xiangqi".into());
-    visit(&app, "new-game");
-    let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
-    ng.set_red_name("张三".into());
-    ng.set_black_name("李四".into());
-    ng.invoke_start();
-    play(&app, &["b3b5", "a7a6", "b5c5", "f10e9", "c5c10"]);
-    visit(&app, "play-end");
-    ui.global::<GameSession>().set_show_end_dialog(false);
-    ui.global::<Nav>().invoke_back();
-
-    let h = ui.global::<HistoryAdapter>();
-    ui.global::<HomeAdapter>().invoke_history();
-    h.set_import_text(PGN.into());
-    h.set_show_import(true);
-    visit(&app, "history-import");
-    h.invoke_import();
-    ui.global::<ReplayAdapter>().invoke_go_to(7);
-    visit(&app, "replay");
-    let r = ui.global::<ReplayAdapter>();
-    r.set_export_format(1);
-    r.set_show_export(true);
-    r.invoke_export_changed();
-    visit(&app, "replay-export");
-    r.set_show_export(false);
-    ui.global::<Nav>().invoke_back();
-    ui.global::<Nav>().invoke_back();
-
-    ui.global::<HomeAdapter>().invoke_new_game("xiangqi".into());
-    ng.set_red_name("Ann".into());
-    ng.set_black_name("Bo".into());
-    ng.invoke_start();
-    play(
-        &app,
-        &["h3e3", "h10g8", "h1g3", "i10h10", "i1h1", "b10c8", "e3e7"],
-    );
-    // Black to move: pick up the cannon on h8 to show where it may go.
-    ui.global::<XiangqiAdapter>().invoke_cell_clicked(sq("h8"));
-    visit(&app, "play");
-    ui.global::<XiangqiAdapter>().invoke_cell_clicked(sq("h8"));
-    ui.global::<Nav>().invoke_back();
-    visit(&app, "home");
-
+    xiangqi_tour(&app, &mut visit);
     ui.global::<HomeAdapter>().invoke_history();
     visit(&app, "history");
     ui.global::<Nav>().invoke_back();
@@ -599,11 +575,71 @@ pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &s
     junqi_online_tour(&app, &mut visit);
     aeroplane_tour(&app, &mut visit);
     sealandair_tour(&app, &mut visit);
+    online_tour(&app, &mut visit);
+    drop(app);
 
-    // Correspondence: the empty screen, then (as the worker would fill it) a game just
-    // created with its invite code, a typed code, and games waiting, my turn first.
+    // A damaged database: the failure screen.
+    let broken = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(broken.path().join("qiguan.sqlite"), vec![7u8; 4096]).expect("written");
+    let app = start(broken.path(), language, size);
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Failure);
+    visit(&app, "failure");
+}
+
+/// Xiangqi: a finished game (checkmate), an imported one in replay, then an unfinished one in
+/// progress with a piece picked up; home.
+fn xiangqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
+    let ui = app.window();
+    ui.global::<HomeAdapter>().invoke_new_game("xiangqi".into());
+    visit(app, "new-game");
+    let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
+    ng.set_red_name("张三".into());
+    ng.set_black_name("李四".into());
+    ng.invoke_start();
+    play(app, &["b3b5", "a7a6", "b5c5", "f10e9", "c5c10"]);
+    visit(app, "play-end");
+    ui.global::<GameSession>().set_show_end_dialog(false);
+    ui.global::<Nav>().invoke_back();
+
+    let h = ui.global::<HistoryAdapter>();
+    ui.global::<HomeAdapter>().invoke_history();
+    h.set_import_text(PGN.into());
+    h.set_show_import(true);
+    visit(app, "history-import");
+    h.invoke_import();
+    ui.global::<ReplayAdapter>().invoke_go_to(7);
+    visit(app, "replay");
+    let r = ui.global::<ReplayAdapter>();
+    r.set_export_format(1);
+    r.set_show_export(true);
+    r.invoke_export_changed();
+    visit(app, "replay-export");
+    r.set_show_export(false);
+    ui.global::<Nav>().invoke_back();
+    ui.global::<Nav>().invoke_back();
+
+    ui.global::<HomeAdapter>().invoke_new_game("xiangqi".into());
+    ng.set_red_name("Ann".into());
+    ng.set_black_name("Bo".into());
+    ng.invoke_start();
+    play(
+        app,
+        &["h3e3", "h10g8", "h1g3", "i10h10", "i1h1", "b10c8", "e3e7"],
+    );
+    // Black to move: pick up the cannon on h8 to show where it may go.
+    ui.global::<XiangqiAdapter>().invoke_cell_clicked(sq("h8"));
+    visit(app, "play");
+    ui.global::<XiangqiAdapter>().invoke_cell_clicked(sq("h8"));
+    ui.global::<Nav>().invoke_back();
+    visit(app, "home");
+}
+
+/// Correspondence: the empty screen, then (as the worker would fill it) a game just created with
+/// its invite code, a typed code, and games waiting, my turn first.
+fn online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
+    let ui = app.window();
     ui.global::<HomeAdapter>().invoke_online();
-    visit(&app, "online");
+    visit(app, "online");
     let o = ui.global::<OnlineAdapter>();
     let row = |id: i32, players: &str, plies: i32, to_move: i32| GameRow {
         id,
@@ -622,13 +658,5 @@ pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &s
     ])));
     o.set_invite("K7QXM-2PD9R".into());
     o.set_code("q3vwd-8hz1k".into());
-    visit(&app, "online-invite");
-    drop(app);
-
-    // A damaged database: the failure screen.
-    let broken = tempfile::tempdir().expect("a temporary directory");
-    std::fs::write(broken.path().join("qiguan.sqlite"), vec![7u8; 4096]).expect("written");
-    let app = start(broken.path(), language, size);
-    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Failure);
-    visit(&app, "failure");
+    visit(app, "online-invite");
 }
