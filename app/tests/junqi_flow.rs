@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{jq_tap, point, result_code, start, stored_actions};
+use common::{deployment, jq_tap, point, result_code, start, stored_actions};
 use qiguan_app::App;
 use qiguan_app::settings::Language;
 use qiguan_app::store::Store;
@@ -108,14 +108,15 @@ fn arrange_red(app: &App, dir: &Path) {
     // A swap that breaks a rule is reported, and Ready waits.
     jq_tap(app, &["b0", "b5"]); // the flag to the front row
     assert!(
-        j.get_deploy_issues()
+        deployment(app)
+            .get_issues()
             .iter()
             .any(|i| i.code == "flag" && i.at == "b5")
     );
-    j.invoke_deploy_ready();
+    deployment(app).invoke_ready();
     assert!(stored_actions(dir).is_empty(), "a bad layout is not sent");
     jq_tap(app, &["b0", "b5"]);
-    assert_eq!(j.get_deploy_issues().row_count(), 0);
+    assert_eq!(deployment(app).get_issues().row_count(), 0);
 
     // A layout can be saved under a name and loaded again.
     j.set_layout_name("My wall".into());
@@ -125,7 +126,7 @@ fn arrange_red(app: &App, dir: &Path) {
         vec![slint::SharedString::from("My wall")]
     );
     let saved = point(app, "a5");
-    j.invoke_deploy_random();
+    deployment(app).invoke_random();
     j.invoke_load_layout(0);
     assert_eq!(point(app, "a5"), saved);
     j.set_layout_name("Spare".into());
@@ -139,10 +140,9 @@ fn arrange_red(app: &App, dir: &Path) {
 }
 
 fn both_deploy_behind_the_hand_over(app: &App, dir: &Path) {
-    let j = app.window().global::<JunqiAdapter>();
     let gs = app.window().global::<GameSession>();
 
-    j.invoke_deploy_ready();
+    deployment(app).invoke_ready();
     assert_eq!(stored_actions(dir).len(), 1, "stored before it shows");
     assert_eq!(gs.get_phase(), GamePhase::Handover);
     assert!(seen(app).is_empty());
@@ -153,7 +153,7 @@ fn both_deploy_behind_the_hand_over(app: &App, dir: &Path) {
         names_of(app, "Red").is_empty(),
         "Blue never sees Red's layout"
     );
-    j.invoke_deploy_ready();
+    deployment(app).invoke_ready();
     assert_eq!(gs.get_phase(), GamePhase::Handover);
     gs.invoke_handover_done();
 }
@@ -277,15 +277,14 @@ fn flip_mode_against_the_computer_needs_no_hand_over() {
 fn a_draw_offer_passes_with_the_device_and_the_computer_answers_its_own() {
     let dir = tempfile::tempdir().unwrap();
     let app = start(dir.path(), Language::English, (360, 780));
-    let j = app.window().global::<JunqiAdapter>();
     let gs = app.window().global::<GameSession>();
 
     // Pass and play: Red offers and moves on; after the hand-over Blue may accept.
     new_junqi(&app, 1, false);
     gs.invoke_handover_done();
-    j.invoke_deploy_ready();
+    deployment(&app).invoke_ready();
     gs.invoke_handover_done();
-    j.invoke_deploy_ready();
+    deployment(&app).invoke_ready();
     assert_eq!(
         gs.get_phase(),
         GamePhase::Play,
@@ -316,7 +315,7 @@ fn a_draw_offer_passes_with_the_device_and_the_computer_answers_its_own() {
     // Against the computer, level on material: it declines at once, and the offer may be
     // made again only after another move.
     new_junqi(&app, 0, true);
-    j.invoke_deploy_ready();
+    deployment(&app).invoke_ready();
     assert_eq!(gs.get_phase(), GamePhase::Play);
     gs.invoke_offer_draw();
     assert_eq!(gs.get_draw_offered_by(), -1);

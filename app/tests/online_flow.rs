@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::{all, click, one, point, press, result_code, server, start, targets, until};
+use common::{
+    all, click, deployment, one, point, press, result_code, server, start, targets, until,
+};
 use qiguan_app::settings::Language;
 use qiguan_app::store::GameId;
 use qiguan_app::sync::Correspondence;
@@ -268,9 +270,7 @@ fn junqi_deploy_and_attack(app: &qiguan_app::App) {
     use common::jq_tap;
     let gs = app.window().global::<GameSession>();
     let online = app.window().global::<OnlineAdapter>();
-    app.window()
-        .global::<qiguan_app::ui::JunqiAdapter>()
-        .invoke_deploy_ready();
+    deployment(app).invoke_ready();
     until(app, Duration::from_secs(5), || {
         gs.get_phase() == GamePhase::Play && gs.get_waiting() == Waiting::Nothing
     });
@@ -510,13 +510,10 @@ fn a_layout_with_the_flag_out_of_the_city_is_refused(
 /// server's answer comes back.
 fn sea_land_air_deploy_and_move(app: &qiguan_app::App, dir: &std::path::Path) {
     use common::sla_tap;
-    use qiguan_app::ui::SeaLandAirAdapter;
     use qiguan_core::sealandair::{SeaLandAirView, bot};
     let gs = app.window().global::<GameSession>();
     let online = app.window().global::<OnlineAdapter>();
-    app.window()
-        .global::<SeaLandAirAdapter>()
-        .invoke_deploy_ready();
+    deployment(app).invoke_ready();
     until(app, Duration::from_secs(5), || {
         gs.get_phase() == GamePhase::Play && gs.get_waiting() == Waiting::Nothing
     });

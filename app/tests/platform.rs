@@ -6,11 +6,11 @@
 
 mod common;
 
-use common::{jq_tap, start, start_with};
+use common::{deployment, jq_tap, start, start_with};
 use qiguan_app::settings::Language;
 use qiguan_app::store::Store;
 use qiguan_app::ui::{GamePhase, GameSession};
-use qiguan_app::ui::{HomeAdapter, JunqiAdapter, Nav, NewGameAdapter, Screen};
+use qiguan_app::ui::{HomeAdapter, Nav, NewGameAdapter, Screen};
 use slint::ComponentHandle;
 use slint::platform::{Key, WindowEvent};
 
@@ -68,8 +68,7 @@ fn a_game_survives_being_stopped_and_comes_back_on_screen_at_its_data_directory(
         ng.set_opponent(1);
         ng.set_human_seat(0);
         ng.invoke_start();
-        let j = ui.global::<JunqiAdapter>();
-        j.invoke_deploy_ready();
+        deployment(&app).invoke_ready();
         jq_tap(&app, &["e5", "e6"]);
         // The process is stopped here, as Android may stop a paused app: nothing to flush.
     }

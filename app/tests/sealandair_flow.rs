@@ -6,7 +6,9 @@
 
 mod common;
 
-use common::{latest_game, point, sla_drive, sla_tap, start, stored_actions};
+use common::{
+    deployment, flag_misplaced, latest_game, point, sla_drive, sla_tap, start, stored_actions,
+};
 use qiguan_app::App;
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{GamePhase, GameSession, ResultKind};
@@ -55,7 +57,6 @@ fn new_game(app: &App, computer: bool) {
 fn pass_and_play_hides_each_seat_from_the_other() {
     let dir = tempfile::tempdir().unwrap();
     let app = start(dir.path(), Language::English, (1280, 800));
-    let a = app.window().global::<SeaLandAirAdapter>();
     let gs = app.window().global::<GameSession>();
     new_game(&app, false);
 
@@ -72,7 +73,7 @@ fn pass_and_play_hides_each_seat_from_the_other() {
     gs.invoke_handover_done();
     assert_eq!(count(&app, "Blue"), 37);
     assert_eq!(count(&app, "Red"), 0);
-    a.invoke_deploy_ready();
+    deployment(&app).invoke_ready();
     assert_eq!(gs.get_phase(), GamePhase::Handover);
     gs.invoke_handover_done();
     each_seat_sees_only_its_own(&app, dir.path());
@@ -80,7 +81,6 @@ fn pass_and_play_hides_each_seat_from_the_other() {
 
 /// Red's deployment: swaps within a kind of place, a flag out of the city refused, then sent.
 fn arrange_red(app: &App, dir: &Path) {
-    let a = app.window().global::<SeaLandAirAdapter>();
     // Land swaps with land.
     let before = (point(app, "c3"), point(app, "a1"));
     sla_tap(app, &["c3"]);
@@ -99,12 +99,12 @@ fn arrange_red(app: &App, dir: &Path) {
         .find(|p| point(app, p).contains("军旗"))
         .unwrap();
     sla_tap(app, &[flag, "c4"]);
-    assert_eq!(a.get_flag_misplaced(), "c4");
-    a.invoke_deploy_ready();
+    assert_eq!(flag_misplaced(app), "c4");
+    deployment(app).invoke_ready();
     assert!(stored_actions(dir).is_empty(), "a bad layout is not sent");
     sla_tap(app, &[flag, "c4"]);
-    assert_eq!(a.get_flag_misplaced(), "");
-    a.invoke_deploy_ready();
+    assert_eq!(flag_misplaced(app), "");
+    deployment(app).invoke_ready();
     assert_eq!(stored_actions(dir).len(), 1, "stored before it shows");
 }
 
@@ -153,7 +153,7 @@ fn a_game_against_the_computer_to_the_end_then_review_and_history() {
         1,
         "the computer's deployment"
     );
-    a.invoke_deploy_ready();
+    deployment(&app).invoke_ready();
     assert_eq!(gs.get_phase(), GamePhase::Play);
     // Picking up a piece shows what it may do.
     let mine = (0..99).map(|i| Point::from_index(i).unwrap()).find(|p| {

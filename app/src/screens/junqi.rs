@@ -10,7 +10,7 @@
 //! secrets ([`super::session`]); this module brings Junqi's board, deployment and computer.
 
 use super::registry::GameEntry;
-use super::secret::{self, BannerUi, SecretGame, secret_screen};
+use super::secret::{BannerUi, SecretGame, secret_screen};
 use super::session::{self, BoardModel, GameScreen, Session};
 use super::{handler, handler0};
 use crate::ctx::Ctx;
@@ -109,6 +109,19 @@ impl SecretGame for Junqi {
         }
     }
 
+    const SAVED_LAYOUTS: bool = true;
+
+    fn random_draft(s: &Session<Junqi>) -> Option<Deployment> {
+        Some(Deployment::random(s.side_of(s.viewer)?, random_seed()))
+    }
+
+    fn draft_issues(draft: &Deployment) -> Vec<DeployIssue> {
+        match draft.validate() {
+            Ok(()) => Vec::new(),
+            Err(problems) => problems.iter().filter_map(issue).collect(),
+        }
+    }
+
     fn first_draft(s: &Session<Junqi>, seat: Seat) -> Option<Deployment> {
         let side = s.side_of(seat)?;
         Deployment::classic("稳守 Steady defence")
@@ -139,9 +152,6 @@ pub fn connect(ctx: &Rc<Ctx>) {
     a.set_rail_path(rail_path(false).into());
     a.set_rail_dashes(rail_path(true).into());
     a.on_cell_clicked(handler(ctx, session::tap::<Junqi>));
-    a.on_deploy_random(handler0(ctx, |ctx| {
-        set_draft(ctx, |side| Some(Deployment::random(side, random_seed())));
-    }));
     a.on_deploy_classic(handler(ctx, |ctx, i: i32| {
         let name = qiguan_core::junqi::deployment::classic_names().nth(i as usize);
         set_draft(ctx, |side| {
@@ -166,7 +176,6 @@ pub fn connect(ctx: &Rc<Ctx>) {
         }
         session::refresh::<Junqi>(ctx);
     }));
-    a.on_deploy_ready(handler0(ctx, secret::deploy_ready::<Junqi>));
 }
 
 /// Replaces the viewer's draft deployment.
@@ -233,15 +242,6 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Junqi>, view: &JunqiView) {
     let bottom = if north { Side::North } else { Side::South };
     a.set_bottom_seat(s.seat_of_side(bottom).unwrap_or(s.viewer).index() as i32);
     a.set_quiet_left(options.quiet_limit() as i32 - view.quiet_plies as i32);
-    let issues: Vec<DeployIssue> = s
-        .draft
-        .as_ref()
-        .map(|d| match d.validate() {
-            Ok(()) => Vec::new(),
-            Err(problems) => problems.iter().filter_map(issue).collect(),
-        })
-        .unwrap_or_default();
-    a.set_deploy_issues(ModelRc::new(VecModel::from(issues)));
     a.set_classics(strings(qiguan_core::junqi::deployment::classic_names()));
     a.set_saved_layouts(strings(
         saved_layouts(ctx).iter().map(|(name, _)| name.as_str()),

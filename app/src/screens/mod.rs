@@ -91,6 +91,9 @@ fn connect_session(ctx: &Rc<Ctx>) {
     a.on_review_step(handler(ctx, |ctx, step: i32| {
         registry::session_call(ctx, Call::ReviewStep(step));
     }));
+    let d = ui.global::<qiguan_ui::Deployment>();
+    d.on_random(call(Call::Arrange(session::Arrange::Random)));
+    d.on_ready(call(Call::Arrange(session::Arrange::Ready)));
 }
 
 /// Makes `model` hold `rows`, touching only the rows that changed, so that the view keeps

@@ -8,10 +8,10 @@
 //! the seat's actions (stored before they show as sent), and shows the server's answer. What
 //! this shares with Junqi's screen is in [`super::hidden`].
 
+use super::handler;
 use super::registry::GameEntry;
-use super::secret::{self, BannerUi, SecretGame, secret_screen};
+use super::secret::{BannerUi, SecretGame, secret_screen};
 use super::session::{self, BoardModel, GameScreen, Session};
-use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::random::random_seed;
 use qiguan_core::Strength;
@@ -23,7 +23,7 @@ use qiguan_core::sealandair::{
     SeaLandAirOptions, SeaLandAirView, SeenPlay, bot, map,
 };
 use qiguan_core::{Match, Seat};
-use qiguan_ui::{Battle, NewGameAdapter, Screen, SeaLandAirAdapter, SeaLandAirCell};
+use qiguan_ui::{Battle, DeployIssue, NewGameAdapter, Screen, SeaLandAirAdapter, SeaLandAirCell};
 use slint::{ComponentHandle, ModelRc};
 use std::rc::Rc;
 
@@ -87,6 +87,23 @@ impl SecretGame for SeaLandAir {
         Some(Deployment::sensible(side_of(seat), random_seed()))
     }
 
+    fn random_draft(s: &Session<SeaLandAir>) -> Option<Deployment> {
+        Self::first_draft(s, s.viewer)
+    }
+
+    /// Swaps keep every piece on its kind of place: only the flag can stray (out of the city).
+    fn draft_issues(draft: &Deployment) -> Vec<DeployIssue> {
+        draft
+            .pieces
+            .iter()
+            .filter(|(p, k)| *k == Kind::Flag && p.label() != Label::City)
+            .map(|(p, _)| DeployIssue {
+                code: "city".into(),
+                at: p.to_string().into(),
+            })
+            .collect()
+    }
+
     fn banner(s: &Session<SeaLandAir>, view: &SeaLandAirView) -> BannerUi {
         banner(s, view)
     }
@@ -116,16 +133,6 @@ pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<SeaLandAirAdapter>();
     a.on_cell_clicked(handler(ctx, session::tap::<SeaLandAir>));
-    a.on_deploy_random(handler0(ctx, |ctx| {
-        if let Some(s) = session::slot::<SeaLandAir>(ctx).borrow_mut().as_mut()
-            && s.draft.is_some()
-        {
-            s.draft = Some(Deployment::sensible(side_of(s.viewer), random_seed()));
-            s.selected = None;
-        }
-        session::refresh::<SeaLandAir>(ctx);
-    }));
-    a.on_deploy_ready(handler0(ctx, secret::deploy_ready::<SeaLandAir>));
 }
 
 /// Two placement points of the same kind of place (land, sea, airport).
@@ -154,15 +161,6 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<SeaLandAir>, view: &SeaLandAirView) 
     a.set_cells(ModelRc::from(s.board.cells.clone()));
     a.set_bottom_seat(s.viewer.index() as i32);
     a.set_quiet_left(options.quiet_plies as i32 - view.quiet_plies as i32);
-    a.set_flag_misplaced(
-        s.draft
-            .as_ref()
-            .and_then(|d| d.pieces.iter().find(|(_, k)| *k == Kind::Flag))
-            .filter(|(p, _)| p.label() != Label::City)
-            .map(|(p, _)| p.to_string())
-            .unwrap_or_default()
-            .into(),
-    );
     let (sel_piece, sel_moves, sel_strikes) = selected_piece(s, view);
     a.set_sel_piece(sel_piece.into());
     a.set_sel_moves(sel_moves);

@@ -3,13 +3,13 @@
 //! A game with secrets implements [`SecretGame`] with its rules' [`Deploys`] answers and
 //! brings the session hooks in with [`secret_screen!`].
 
-use super::session::{self, GameScreen, Session};
+use super::session::{self, Arrange, GameScreen, Session};
 use crate::ctx::Ctx;
 use qiguan_core::deploy::{Deploys, Fight};
 use qiguan_core::junqi::Side;
 use qiguan_core::{Action, Seat};
-use qiguan_ui::{Battle, BattleBanner, GamePhase};
-use slint::ComponentHandle;
+use qiguan_ui::{Battle, BattleBanner, DeployIssue, Deployment, GamePhase};
+use slint::{ComponentHandle, ModelRc, VecModel};
 use std::rc::Rc;
 
 /// What a game with secrets brings beyond [`GameScreen`]: its session's taps select its points
@@ -24,8 +24,15 @@ pub(crate) trait SecretGame:
 {
     /// A tap at `p` in play: the move it completes, if any (else it changes the selection).
     fn tap_play(session: &mut Session<Self>, p: Self::Point) -> Option<Self::Move>;
+    /// The game offers ready-made and saved layouts (its own dialog).
+    const SAVED_LAYOUTS: bool = false;
+
     /// The deployment a seat starts arranging from.
     fn first_draft(session: &Session<Self>, seat: Seat) -> Option<Self::Deployment>;
+    /// A random deployment for the viewer (the Random button).
+    fn random_draft(session: &Session<Self>) -> Option<Self::Deployment>;
+    /// What is wrong with a deployment, for the screen.
+    fn draft_issues(draft: &Self::Deployment) -> Vec<DeployIssue>;
     /// What the banner over the board says of the last play.
     fn banner(session: &Session<Self>, view: &Self::View) -> BannerUi;
     /// Draws the game's board and panels (the banner is drawn for it).
@@ -59,6 +66,10 @@ macro_rules! secret_screen {
 
         fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Self>, view: &Self::View) {
             super::secret::refresh_board(ctx, s, view);
+        }
+
+        fn arrange(ctx: &Rc<Ctx>, what: super::session::Arrange) {
+            super::secret::arrange::<Self>(ctx, what);
         }
     };
 }
@@ -142,9 +153,29 @@ pub(crate) fn deploy_ready<G: SecretGame>(ctx: &Rc<Ctx>) {
     }
 }
 
-/// Draws the banner, then the game's board.
+/// The deployment controls: a random layout, or send the one arranged.
+pub(crate) fn arrange<G: SecretGame>(ctx: &Rc<Ctx>, what: Arrange) {
+    match what {
+        Arrange::Ready => deploy_ready::<G>(ctx),
+        Arrange::Random => session::update::<G>(ctx, |s| {
+            if s.draft.is_some()
+                && let Some(d) = G::random_draft(s)
+            {
+                s.draft = Some(d);
+                s.selected = None;
+            }
+        }),
+    }
+}
+
+/// Draws the banner, what is wrong with the deployment being arranged, then the game's board.
 pub(crate) fn refresh_board<G: SecretGame>(ctx: &Rc<Ctx>, s: &Session<G>, view: &G::View) {
-    push_banner(&ctx.ui().global::<BattleBanner>(), s, view);
+    let ui = ctx.ui();
+    push_banner(&ui.global::<BattleBanner>(), s, view);
+    let d = ui.global::<Deployment>();
+    let issues = s.draft.as_ref().map(G::draft_issues).unwrap_or_default();
+    d.set_issues(ModelRc::new(VecModel::from(issues)));
+    d.set_layouts(G::SAVED_LAYOUTS);
     G::draw_board(ctx, s, view);
 }
 

@@ -96,6 +96,8 @@ pub(crate) trait GameScreen: Rules<View: DeserializeOwned> + Sized + 'static {
     }
     /// Draws the game's own part of the screen (its board and panels), from the viewer's view.
     fn refresh_board(ctx: &Rc<Ctx>, session: &Session<Self>, view: &Self::View);
+    /// The deployment controls were used (games that deploy).
+    fn arrange(_ctx: &Rc<Ctx>, _what: Arrange) {}
 }
 
 /// A game on its screen.
@@ -355,12 +357,20 @@ pub(crate) enum Call {
     Resign,
     OfferDraw,
     AnswerDraw(bool),
+    Arrange(Arrange),
     Review,
     ReviewStep(i32),
     NewGame,
 }
 
-/// Handles a call from the `GameSession` global for the game on screen.
+/// The deployment controls' calls (the `Deployment` global).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Arrange {
+    Random,
+    Ready,
+}
+
+/// Handles a call from the `GameSession` or `Deployment` global for the game on screen.
 fn call<G: GameScreen>(ctx: &Rc<Ctx>, call: Call) {
     match call {
         Call::HandoverDone => {
@@ -371,6 +381,7 @@ fn call<G: GameScreen>(ctx: &Rc<Ctx>, call: Call) {
         Call::Resign => return viewer_acts::<G>(ctx, Action::Resign),
         Call::OfferDraw => return viewer_acts::<G>(ctx, Action::OfferDraw),
         Call::Undo => return undo::<G>(ctx),
+        Call::Arrange(what) => return G::arrange(ctx, what),
         Call::AnswerDraw(accept) => return answer_draw::<G>(ctx, accept),
         Call::Review => {
             let Some(id) = shown::<G>(ctx) else { return };

@@ -56,6 +56,22 @@ pub fn start_with(dir: &Path, language: Language, size: (u32, u32), resume: bool
     app
 }
 
+/// The deployment controls of the game on screen.
+pub fn deployment(app: &App) -> qiguan_app::ui::Deployment<'_> {
+    app.window().global::<qiguan_app::ui::Deployment>()
+}
+
+/// Where the Sea-land-air flag stands out of the city in the deployment arranged ("" if it
+/// does not).
+pub fn flag_misplaced(app: &App) -> String {
+    deployment(app)
+        .get_issues()
+        .iter()
+        .find(|i| i.code == "city")
+        .map(|i| i.at.to_string())
+        .unwrap_or_default()
+}
+
 /// Returns the elements with this accessible label.
 pub fn all(app: &App, label: &str) -> Vec<ElementHandle> {
     ElementHandle::find_by_accessible_label(app.window(), label).collect()
@@ -179,7 +195,6 @@ pub fn jq_tap(app: &App, points: &[&str]) {
 pub fn junqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     let ui = app.window();
     let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
-    let j = ui.global::<JunqiAdapter>();
     let gs = ui.global::<GameSession>();
     ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
     ng.set_junqi_mode(0);
@@ -193,12 +208,12 @@ pub fn junqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     jq_tap(app, &["c1"]);
     visit(app, "junqi-deploy");
     jq_tap(app, &["c1"]);
-    j.set_show_layouts(true);
+    deployment(app).set_show_layouts(true);
     visit(app, "junqi-layouts");
-    j.set_show_layouts(false);
-    j.invoke_deploy_ready();
+    deployment(app).set_show_layouts(false);
+    deployment(app).invoke_ready();
     gs.invoke_handover_done();
-    j.invoke_deploy_ready();
+    deployment(app).invoke_ready();
     gs.invoke_handover_done();
     // Red's major takes Blue's captain; Blue sees only that the attacker won.
     jq_tap(app, &["e5", "e6"]);
@@ -341,9 +356,9 @@ pub fn sealandair_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     sla_tap(app, &["c3"]);
     visit(app, "sealandair-deploy");
     sla_tap(app, &["c3"]);
-    a.invoke_deploy_ready();
+    deployment(app).invoke_ready();
     gs.invoke_handover_done();
-    a.invoke_deploy_ready();
+    deployment(app).invoke_ready();
     gs.invoke_handover_done();
     // Red's fighter picked up: where it may fly and strike.
     let fighter = (0..99)
@@ -373,14 +388,13 @@ pub fn sealandair_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
 fn sealandair_against_the_computer(app: &App, visit: &mut impl FnMut(&App, &str)) {
     let ui = app.window();
     let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
-    let a = ui.global::<qiguan_app::ui::SeaLandAirAdapter>();
     let gs = ui.global::<GameSession>();
     ui.global::<HomeAdapter>()
         .invoke_new_game("sea-land-air".into());
     ng.set_opponent(1);
     ng.set_human_seat(0);
     ng.invoke_start();
-    a.invoke_deploy_ready();
+    deployment(app).invoke_ready();
     let data = app
         .database_path()
         .parent()
@@ -518,12 +532,11 @@ fn junqi_online_play(
     theirs: qiguan_app::store::GameId,
 ) {
     let ui = app.window();
-    let j = ui.global::<JunqiAdapter>();
     let gs = ui.global::<GameSession>();
     until(app, Duration::from_secs(5), || {
         gs.get_waiting() == Waiting::Nothing
     });
-    j.invoke_deploy_ready();
+    deployment(app).invoke_ready();
     until(app, Duration::from_secs(5), || {
         gs.get_phase() == GamePhase::Play && gs.get_waiting() == Waiting::Nothing
     });
