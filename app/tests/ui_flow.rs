@@ -276,3 +276,58 @@ fn flip_and_the_orientation_setting_turn_the_board() {
     tap_move(&app, "h3", "e3");
     assert!(play.get_flipped(), "Black to move, Black at the bottom");
 }
+
+#[test]
+fn every_game_of_the_registry_is_on_home_new_game_and_the_history_filter() {
+    use qiguan_app::ui::{Games, HistoryAdapter, NewGameAdapter};
+    use slint::Model;
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    let codes: Vec<String> = app
+        .window()
+        .global::<Games>()
+        .get_codes()
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    let core: Vec<&str> = qiguan_core::GameKind::ALL
+        .iter()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(codes, core, "the screens list core's games, in order");
+    for name in [
+        "Xiangqi",
+        "Junqi",
+        "Aeroplane chess",
+        "Sea-land-air battle chess",
+    ] {
+        assert!(one(&app, &format!("New {name} game")).is_valid());
+    }
+    press(&app, "New Junqi game");
+    assert_eq!(
+        app.window().global::<NewGameAdapter>().get_game_index(),
+        1,
+        "New game opens on the game's own choice"
+    );
+    press(&app, "Sea-land-air");
+    assert_eq!(app.window().global::<NewGameAdapter>().get_game_index(), 3);
+    press(&app, "Back");
+    press(&app, "History");
+    let names: Vec<String> = app
+        .window()
+        .global::<HistoryAdapter>()
+        .get_game_names()
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "All games",
+            "Xiangqi",
+            "Junqi",
+            "Aeroplane chess",
+            "Sea-land-air battle chess"
+        ]
+    );
+}

@@ -6,8 +6,8 @@ use crate::store::{GameId, HistoryFilter, Mode, NewGame, ResultFilter, Standing}
 use qiguan_core::AnyMatch;
 use qiguan_core::xiangqi::XiangqiOptions;
 use qiguan_core::xiangqi::pgn::read_game;
-use qiguan_ui::HistoryAdapter;
-use slint::{ComponentHandle, ModelRc};
+use qiguan_ui::{HistoryAdapter, Texts};
+use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
@@ -68,6 +68,22 @@ fn start_of_today(now: i64) -> i64 {
 }
 
 /// Re-runs the query behind the list.
+/// Shows the history: the game filter's choices in the current language, then the games.
+pub fn show(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let texts = ui.global::<Texts>();
+    let names: Vec<SharedString> = std::iter::once(texts.invoke_all_games())
+        .chain(
+            super::registry::GAMES
+                .iter()
+                .map(|e| texts.invoke_game_name(e.kind.as_str().into())),
+        )
+        .collect();
+    ui.global::<HistoryAdapter>()
+        .set_game_names(ModelRc::new(VecModel::from(names)));
+    refresh(ctx);
+}
+
 pub fn refresh(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<HistoryAdapter>();

@@ -60,6 +60,13 @@ pub(crate) fn sync_status(online: bool, pending: usize) -> Option<&'static str> 
 
 /// Connects every screen's callbacks: the games' through the registry, then the rest.
 pub fn connect(ctx: &Rc<Ctx>) {
+    let codes: Vec<slint::SharedString> = registry::GAMES
+        .iter()
+        .map(|e| e.kind.as_str().into())
+        .collect();
+    ctx.ui()
+        .global::<qiguan_ui::Games>()
+        .set_codes(slint::ModelRc::new(VecModel::from(codes)));
     for entry in registry::GAMES {
         (entry.connect)(ctx);
     }

@@ -51,7 +51,7 @@ impl Ctx {
         match screen {
             Screen::Online => super::online::refresh(self),
             Screen::Home => super::home::refresh(self),
-            Screen::History => super::history::refresh(self),
+            Screen::History => super::history::show(self),
             Screen::Settings => super::settings::refresh(self),
             _ => {}
         }
