@@ -331,3 +331,32 @@ fn every_game_of_the_registry_is_on_home_new_game_and_the_history_filter() {
         ]
     );
 }
+
+#[test]
+fn a_game_screen_shown_again_draws_what_changed_meanwhile() {
+    use qiguan_app::ui::{GamePhase, GameSession, HomeAdapter};
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    press(&app, "New Xiangqi game");
+    press(&app, "Start game");
+    tap_move(&app, "h3", "e3");
+    assert!(one(&app, "炮二平五").is_valid());
+    // Settings over the game (as a phone's shortcut would open them), notation to WXF, back.
+    app.window().global::<HomeAdapter>().invoke_settings();
+    assert_eq!(screen(&app), Screen::Settings);
+    press(&app, "WXF");
+    // Meanwhile another screen filled the shared session global.
+    let gs = app.window().global::<GameSession>();
+    gs.set_phase(GamePhase::Over);
+    press(&app, "Back");
+    assert_eq!(screen(&app), Screen::Xiangqi);
+    assert!(
+        one(&app, "C2=5").is_valid(),
+        "the list follows the new notation"
+    );
+    assert_eq!(
+        gs.get_phase(),
+        GamePhase::Play,
+        "the game's own session is back"
+    );
+}
