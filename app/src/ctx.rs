@@ -4,10 +4,11 @@
 
 use crate::history_model::HistoryModel;
 use crate::settings::Settings;
+use crate::storage::GameStorage;
 use crate::store::{DB_FILE, Store, StoreError};
 use qiguan_ui::{AppWindow, Screen};
 use std::any::Any;
-use std::cell::RefCell;
+use std::cell::{RefCell, RefMut};
 use std::path::PathBuf;
 use std::rc::Rc;
 
@@ -103,6 +104,21 @@ impl Ctx {
                 detail: "the history is not open".into(),
             }),
         }
+    }
+
+    /// The store, as the game screens use it ([`GameStorage`]); an error to show when the
+    /// history could not be opened.
+    pub(crate) fn games(&self) -> Result<RefMut<'_, dyn GameStorage>, String> {
+        RefMut::filter_map(self.store.borrow_mut(), |store| {
+            store.as_mut().map(|s| s as &mut dyn GameStorage)
+        })
+        .map_err(|_| {
+            StoreError::Io {
+                path: self.data_dir.join(DB_FILE),
+                detail: "the history is not open".into(),
+            }
+            .to_string()
+        })
     }
 
     /// Sends a command to the sync worker, if it runs.

@@ -10,6 +10,7 @@ pub mod online;
 mod random;
 mod screens;
 pub mod settings;
+mod storage;
 pub mod store;
 pub mod sync;
 pub mod xiangqi_view;

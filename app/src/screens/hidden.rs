@@ -2,17 +2,15 @@
 //! an action before it shows, and queueing one for the server: a game with secrets as its
 //! seat's view, any other with its whole record.
 
-use crate::ctx::Ctx;
-use crate::online::Command;
+use crate::storage::{GameRecord, GameStorage};
 use crate::store::{GameId, Mode, RemoteGame, Standing, StoreError};
 use crate::sync::ServerView;
-use qiguan_core::Strength;
 use qiguan_core::{
-    Action, Actor, DrawOffer, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
+    Action, Actor, DrawOffer, Match, MatchView, Outcome, RecordEntry, Rules, Seat, Strength, ToAct,
+    Viewer,
 };
 use qiguan_ui::{SyncLine, Waiting};
 use serde::de::DeserializeOwned;
-use std::rc::Rc;
 
 /// Where the game's truth lives.
 pub(crate) enum Source<G: Rules> {
@@ -142,21 +140,19 @@ impl<G: Rules> Source<G> {
 
 /// Loads a stored game: the server's kept view for a correspondence game with secrets, else
 /// the record, replayed.
-pub(crate) fn load<G: Rules>(ctx: &Rc<Ctx>, id: GameId) -> Result<Loaded<G>, String>
+pub(crate) fn load<G: Rules>(store: &mut dyn GameStorage, id: GameId) -> Result<Loaded<G>, String>
 where
     G::View: DeserializeOwned,
 {
-    let (stored, remote, kept, outbox, computers) = ctx
-        .with_store(|store| {
-            let stored = store.load(id)?;
-            let remote = store.remote(id)?;
-            let kept = store.seat_view(id)?;
-            let outbox = store.outbox()?;
-            Ok((stored, remote, kept, outbox, store.computers(id)?))
-        })
-        .map_err(|e| e.to_string())?;
-    let source: Source<G> = match kept {
-        Some(json) => Source::Remote(Box::new(seen(id, &json, &stored.record, outbox)?)),
+    let GameRecord {
+        stored,
+        remote,
+        kept_view,
+        pending,
+        computers,
+    } = store.game(id).map_err(|e| e.to_string())?;
+    let source: Source<G> = match kept_view {
+        Some(json) => Source::Remote(Box::new(seen(id, &json, &stored.record, pending)?)),
         None => Source::Local(Box::new(Match::from_record(&stored.record).map_err(
             |e| {
                 StoreError::BadRecord {
@@ -201,7 +197,7 @@ fn seen<G: Rules>(
     id: GameId,
     kept: &str,
     record: &qiguan_core::Record,
-    outbox: Vec<crate::store::OutboxEntry>,
+    pending: Vec<String>,
 ) -> Result<Seen<G>, String>
 where
     G::View: DeserializeOwned,
@@ -210,11 +206,6 @@ where
     let server: ServerView = serde_json::from_str(kept).map_err(bad)?;
     let view: MatchView<G::View> = serde_json::from_value(server.view.clone()).map_err(bad)?;
     let options: G::Options = serde_json::from_value(record.options.clone()).unwrap_or_default();
-    let pending = outbox
-        .into_iter()
-        .filter(|e| e.game_id == id)
-        .map(|e| e.action)
-        .collect();
     Ok(Seen {
         server,
         view,
@@ -226,7 +217,8 @@ where
 /// Applies an action to a copy of the match, stores it (and any chance it brings about), then
 /// makes it the game's state: nothing shows that is not stored.
 pub(crate) fn store_and_apply<G: Rules>(
-    ctx: &Rc<Ctx>,
+    store: &mut dyn GameStorage,
+    now: i64,
     id: GameId,
     source: &mut Source<G>,
     actor: Actor,
@@ -240,32 +232,27 @@ pub(crate) fn store_and_apply<G: Rules>(
     next.resolve_chance(&mut crate::random::os_pick)
         .map_err(|e| e.to_string())?;
     let from = game.version();
-    let entries = next.actions()[from..].to_vec();
-    let standing = Standing::new(next.actions(), next.outcome());
-    let now = ctx.now();
-    ctx.with_store(|store| {
-        store.in_transaction(|store| {
-            for (i, entry) in entries.iter().enumerate() {
-                let after = if i + 1 == entries.len() {
-                    standing.clone()
-                } else {
-                    Standing::new(&next.actions()[..from + i + 1], None)
-                };
-                store.append_action(id, from + i, entry, &after, now)?;
-            }
-            Ok(())
+    let total = next.version();
+    let actions: Vec<(RecordEntry, Standing)> = (from..total)
+        .map(|i| {
+            let outcome = if i + 1 == total { next.outcome() } else { None };
+            let entry = next.actions()[i].clone();
+            (entry, Standing::new(&next.actions()[..=i], outcome))
         })
-    })
-    .map_err(|e| e.to_string())?;
+        .collect();
+    store
+        .append(id, from, &actions, now)
+        .map_err(|e| e.to_string())?;
     *game = next;
     Ok(())
 }
 
 /// Queues an action of a correspondence game whose whole record this device keeps (no
 /// secrets): applied to a copy, stored with the outbox entry in one transaction, then made the
-/// game's state, and the sync worker is asked to send it.
+/// game's state. The caller asks the sync worker to send it.
 pub(crate) fn queue_local<G: Rules>(
-    ctx: &Rc<Ctx>,
+    store: &mut dyn GameStorage,
+    now: i64,
     id: GameId,
     source: &mut Source<G>,
     actor: Actor,
@@ -281,20 +268,17 @@ pub(crate) fn queue_local<G: Rules>(
     };
     let standing = Standing::new(next.actions(), next.outcome());
     let cid = crate::sync::new_action_id();
-    let now = ctx.now();
-    ctx.with_store(|store| {
-        store.queue_action(id, next.version() - 1, &entry, &standing, &cid, now)
-    })
-    .map_err(|e| e.to_string())?;
+    store
+        .queue(id, next.version() - 1, &(entry, standing), &cid, now)
+        .map_err(|e| e.to_string())?;
     *game = next;
-    ctx.send(Command::Flush);
     Ok(())
 }
 
-/// Queues a correspondence game's action for the server (stored before it shows as sent) and
-/// asks the sync worker to send it.
+/// Queues a correspondence game's action for the server (stored before it shows as sent). The
+/// caller asks the sync worker to send it.
 pub(crate) fn queue_remote<G: Rules>(
-    ctx: &Rc<Ctx>,
+    store: &mut dyn GameStorage,
     id: GameId,
     source: &mut Source<G>,
     action: &Action<G::Move>,
@@ -303,11 +287,8 @@ pub(crate) fn queue_remote<G: Rules>(
         return Err("not a correspondence game".into());
     };
     let text = action.to_string();
-    ctx.with_store(|store| Ok(crate::sync::queue_hidden(store, id, &seen.server, &text)))
-        .map_err(|e| e.to_string())?
-        .map_err(|e| e.to_string())?;
+    store.queue_hidden(id, &seen.server, &text)?;
     seen.pending.push(text);
-    ctx.send(Command::Flush);
     Ok(())
 }
 
@@ -340,5 +321,127 @@ pub(crate) fn waiting<G: Rules>(
         Some(_) if source.to_act() == ToAct::Chance => Waiting::Sending,
         Some(_) if !over && !source.to_act().includes(Actor::Seat(viewer)) => Waiting::Turn,
         Some(_) => Waiting::Nothing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::MemoryStorage;
+    use crate::store::NewGame;
+    use qiguan_core::aeroplane::{Aeroplane, AeroplaneMove, AeroplaneOptions};
+    use qiguan_core::xiangqi::{Xiangqi, XiangqiOptions};
+    use qiguan_core::{AnyMatch, GameKind};
+
+    /// A new game of `G` stored in memory, and its source loaded back from there.
+    fn stored<G: Rules>(
+        store: &mut MemoryStorage,
+        game: Match<G>,
+        any: AnyMatch,
+    ) -> (GameId, Source<G>)
+    where
+        G::View: DeserializeOwned,
+    {
+        let new = NewGame::from_match(&any, Mode::PassAndPlay, vec![String::new(); 2]);
+        let id = store
+            .create(&new, game.actions(), &Standing::new(&[], None), &[], 0)
+            .expect("created");
+        let loaded = load::<G>(store, id).expect("loaded");
+        (id, loaded.source)
+    }
+
+    #[test]
+    fn an_action_becomes_the_games_state_only_once_stored() {
+        let mut store = MemoryStorage::default();
+        let game = Match::<Xiangqi>::new(&XiangqiOptions::default(), None).expect("a game");
+        let (id, mut source) = stored(&mut store, game.clone(), AnyMatch::Xiangqi(game));
+        let mv = Action::Play("h3e3".parse().expect("a move"));
+
+        store.failing = true;
+        let refused = store_and_apply(
+            &mut store,
+            1,
+            id,
+            &mut source,
+            Actor::Seat(Seat::FIRST),
+            &mv,
+        );
+        assert!(refused.is_err(), "a failed write is an error to show");
+        assert_eq!(source.version(), 0, "and the board does not move");
+
+        store.failing = false;
+        store_and_apply(
+            &mut store,
+            1,
+            id,
+            &mut source,
+            Actor::Seat(Seat::FIRST),
+            &mv,
+        )
+        .expect("stored");
+        assert_eq!(source.version(), 1);
+        assert_eq!(store.writes, ["create 1", "append h3e3"]);
+        let again = load::<Xiangqi>(&mut store, id).expect("loaded");
+        assert_eq!(again.source.version(), 1, "what shows is what is stored");
+    }
+
+    #[test]
+    fn a_roll_and_the_die_it_brings_are_stored_together() {
+        let mut store = MemoryStorage::default();
+        let game = Match::<Aeroplane>::new(&AeroplaneOptions::default(), None).expect("a game");
+        let (id, mut source) = stored(&mut store, game.clone(), AnyMatch::Aeroplane(game));
+        let roll = Action::Play(AeroplaneMove::Roll);
+        store_and_apply(
+            &mut store,
+            1,
+            id,
+            &mut source,
+            Actor::Seat(Seat::FIRST),
+            &roll,
+        )
+        .expect("stored");
+        assert_eq!(source.version(), 2, "the ask and the device's roll");
+        let [_, write] = store.writes.as_slice() else {
+            panic!("{:?}", store.writes);
+        };
+        assert!(write.starts_with("append roll d"), "one write: {write}");
+    }
+
+    #[test]
+    fn a_correspondence_move_is_queued_with_the_record_or_not_at_all() {
+        let mut store = MemoryStorage::default();
+        let game = Match::<Xiangqi>::new(&XiangqiOptions::default(), None).expect("a game");
+        let (id, mut source) = stored(&mut store, game.clone(), AnyMatch::Xiangqi(game));
+        let mv = Action::Play("h3e3".parse().expect("a move"));
+        store.failing = true;
+        assert!(
+            queue_local(
+                &mut store,
+                1,
+                id,
+                &mut source,
+                Actor::Seat(Seat::FIRST),
+                &mv
+            )
+            .is_err()
+        );
+        assert_eq!(source.version(), 0);
+        store.failing = false;
+        queue_local(
+            &mut store,
+            1,
+            id,
+            &mut source,
+            Actor::Seat(Seat::FIRST),
+            &mv,
+        )
+        .expect("queued");
+        assert_eq!(source.version(), 1);
+        let kept = store.game(id).expect("kept");
+        assert_eq!(kept.pending, ["h3e3"]);
+        assert_eq!(kept.stored.record.actions.len(), 1);
+        assert_eq!(kept.stored.summary.kind, GameKind::Xiangqi);
+        // A game with secrets is queued as its seat's view, never through its record.
+        assert!(queue_remote(&mut store, id, &mut source, &mv).is_err());
     }
 }

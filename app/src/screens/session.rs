@@ -317,15 +317,8 @@ pub(crate) fn start<G: GameScreen>(
     let standing = Standing::new(&dealt, game.outcome());
     let now = ctx.now();
     let id = ctx
-        .with_store(|store| {
-            store.in_transaction(|store| {
-                let id = store.create_game_with(&new, &dealt, &standing, now)?;
-                if computers.iter().any(Option::is_some) {
-                    store.set_computers(id, &computers)?;
-                }
-                Ok(id)
-            })
-        })
+        .games()?
+        .create(&new, &dealt, &standing, &computers, now)
         .map_err(|e| e.to_string())?;
     ctx.reset_to(Screen::Home);
     open::<G>(ctx, id);
@@ -442,7 +435,7 @@ pub(crate) fn open<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId) {
 }
 
 fn load<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId) -> Result<Session<G>, String> {
-    let loaded = hidden::load::<G>(ctx, id)?;
+    let loaded = hidden::load::<G>(&mut *ctx.games()?, id)?;
     Ok(Session {
         id,
         source: loaded.source,
@@ -566,7 +559,10 @@ fn computer_acts<G: GameScreen>(ctx: &Rc<Ctx>, s: &mut Session<G>) -> bool {
             None => return false,
         }
     };
-    if let Err(e) = hidden::store_and_apply(ctx, s.id, &mut s.source, actor, &action) {
+    let stored = ctx.games().and_then(|mut store| {
+        hidden::store_and_apply(&mut *store, ctx.now(), s.id, &mut s.source, actor, &action)
+    });
+    if let Err(e) = stored {
         super::show_error(ctx, &e);
         return false;
     }
@@ -644,13 +640,20 @@ pub(crate) fn act<G: GameScreen>(ctx: &Rc<Ctx>, actor: Actor, action: Action<G::
         return;
     };
     let remote = s.remote.is_some();
-    let result = if s.seen().is_some() {
-        hidden::queue_remote(ctx, s.id, &mut s.source, &action).map(|()| s.draft = None)
-    } else if remote {
-        hidden::queue_local(ctx, s.id, &mut s.source, actor, &action)
-    } else {
-        hidden::store_and_apply(ctx, s.id, &mut s.source, actor, &action)
-    };
+    let (id, now) = (s.id, ctx.now());
+    let result = ctx.games().and_then(|mut store| {
+        let store = &mut *store;
+        if s.seen().is_some() {
+            hidden::queue_remote(store, id, &mut s.source, &action).map(|()| s.draft = None)
+        } else if remote {
+            hidden::queue_local(store, now, id, &mut s.source, actor, &action)
+        } else {
+            hidden::store_and_apply(store, now, id, &mut s.source, actor, &action)
+        }
+    });
+    if remote && result.is_ok() {
+        ctx.send(Command::Flush);
+    }
     if result.is_ok() {
         s.selected = None;
         run_computer(ctx, &mut s);
@@ -755,7 +758,8 @@ fn take_back<G: GameScreen>(ctx: &Rc<Ctx>, s: &mut Session<G>) -> Result<(), Str
     };
     let standing = Standing::new(previous.actions(), previous.outcome());
     let (id, now) = (s.id, ctx.now());
-    ctx.with_store(|store| store.truncate(id, record.actions.len(), &standing, now))
+    ctx.games()?
+        .truncate(id, record.actions.len(), &standing, now)
         .map_err(|e| e.to_string())?;
     s.source = Source::Local(Box::new(previous));
     s.selected = None;

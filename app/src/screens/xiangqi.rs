@@ -10,7 +10,7 @@ use super::sync;
 use super::{handler, handler0, handler2};
 use crate::ctx::{Ctx, Sessions};
 use crate::settings::Orientation;
-use crate::store::{GameId, Mode, NewGame};
+use crate::store::{GameId, Mode, NewGame, Standing};
 use crate::xiangqi_view::{self, Marks, check_square, move_rows, notate};
 use qiguan_core::Strength;
 use qiguan_core::xiangqi::{Color, Move, Square, Xiangqi, XiangqiOptions, XiangqiView};
@@ -168,12 +168,18 @@ fn dragged(ctx: &Rc<Ctx>, s: &mut Session<Xiangqi>, from: i32, to: i32) -> Optio
 pub(crate) fn start_match(ctx: &Rc<Ctx>, game: Match<Xiangqi>, players: Vec<String>, mode: Mode) {
     let new = NewGame::from_match(&AnyMatch::Xiangqi(game), mode, players);
     let now = ctx.now();
-    match ctx.with_store(|store| store.create_game(&new, now)) {
+    let created = ctx.games().and_then(|mut store| {
+        let empty = Standing::new(&[], None);
+        store
+            .create(&new, &[], &empty, &[], now)
+            .map_err(|e| e.to_string())
+    });
+    match created {
         Ok(id) => {
             ctx.reset_to(Screen::Home);
             session::open::<Xiangqi>(ctx, id);
         }
-        Err(e) => super::show_error(ctx, &e.to_string()),
+        Err(e) => super::show_error(ctx, &e),
     }
 }
 

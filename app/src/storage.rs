@@ -1,0 +1,275 @@
+//! What the game screens need of storage, as a small trait ([`GameStorage`]): read a game with
+//! all its screen shows, create one, record actions, queue them for the server, take one back.
+//! The SQLite [`Store`] is the real implementation; the session's tests use one in memory.
+//! Every method writes all it is given or nothing.
+
+use crate::store::{GameId, NewGame, RemoteGame, Standing, Store, StoreError, StoredGame};
+use crate::sync::ServerView;
+use qiguan_core::{RecordEntry, Strength};
+
+/// A stored game with what its screen needs besides the record.
+#[derive(Clone, Debug)]
+pub(crate) struct GameRecord {
+    pub stored: StoredGame,
+    /// The server link of a correspondence game.
+    pub remote: Option<RemoteGame>,
+    /// A correspondence game with secrets: the server's last view, as kept (JSON).
+    pub kept_view: Option<String>,
+    /// This game's actions waiting for the server, oldest first.
+    pub pending: Vec<String>,
+    /// Each seat's computer player on this device, as stored (may be shorter than the seats).
+    pub computers: Vec<Option<Strength>>,
+}
+
+/// What the game screens need of storage.
+pub(crate) trait GameStorage {
+    /// A stored game and what its screen needs to show it.
+    fn game(&mut self, id: GameId) -> Result<GameRecord, StoreError>;
+    /// Stores a new game with the actions it starts with (what was dealt) and its computer
+    /// seats.
+    fn create(
+        &mut self,
+        new: &NewGame,
+        dealt: &[RecordEntry],
+        standing: &Standing,
+        computers: &[Option<Strength>],
+        now: i64,
+    ) -> Result<GameId, StoreError>;
+    /// Appends actions from ply `from`, each with the game's standing after it.
+    fn append(
+        &mut self,
+        id: GameId,
+        from: usize,
+        actions: &[(RecordEntry, Standing)],
+        now: i64,
+    ) -> Result<(), StoreError>;
+    /// Appends a correspondence game's action and queues it for the server, together.
+    fn queue(
+        &mut self,
+        id: GameId,
+        ply: usize,
+        action: &(RecordEntry, Standing),
+        client_id: &str,
+        now: i64,
+    ) -> Result<(), StoreError>;
+    /// Queues an action of a correspondence game with secrets, checked against the server's
+    /// last view (the game's own record is the server's to keep).
+    fn queue_hidden(&mut self, id: GameId, view: &ServerView, action: &str) -> Result<(), String>;
+    /// Takes the game back to its first `len` actions.
+    fn truncate(
+        &mut self,
+        id: GameId,
+        len: usize,
+        standing: &Standing,
+        now: i64,
+    ) -> Result<(), StoreError>;
+}
+
+impl GameStorage for Store {
+    fn game(&mut self, id: GameId) -> Result<GameRecord, StoreError> {
+        let stored = self.load(id)?;
+        let pending = self
+            .outbox()?
+            .into_iter()
+            .filter(|e| e.game_id == id)
+            .map(|e| e.action)
+            .collect();
+        Ok(GameRecord {
+            stored,
+            remote: self.remote(id)?,
+            kept_view: self.seat_view(id)?,
+            pending,
+            computers: self.computers(id)?,
+        })
+    }
+
+    fn create(
+        &mut self,
+        new: &NewGame,
+        dealt: &[RecordEntry],
+        standing: &Standing,
+        computers: &[Option<Strength>],
+        now: i64,
+    ) -> Result<GameId, StoreError> {
+        self.in_transaction(|store| {
+            let id = store.create_game_with(new, dealt, standing, now)?;
+            if computers.iter().any(Option::is_some) {
+                store.set_computers(id, computers)?;
+            }
+            Ok(id)
+        })
+    }
+
+    fn append(
+        &mut self,
+        id: GameId,
+        from: usize,
+        actions: &[(RecordEntry, Standing)],
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.in_transaction(|store| {
+            for (i, (entry, standing)) in actions.iter().enumerate() {
+                store.append_action(id, from + i, entry, standing, now)?;
+            }
+            Ok(())
+        })
+    }
+
+    fn queue(
+        &mut self,
+        id: GameId,
+        ply: usize,
+        (entry, standing): &(RecordEntry, Standing),
+        client_id: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.queue_action(id, ply, entry, standing, client_id, now)
+    }
+
+    fn queue_hidden(&mut self, id: GameId, view: &ServerView, action: &str) -> Result<(), String> {
+        crate::sync::queue_hidden(self, id, view, action).map_err(|e| e.to_string())
+    }
+
+    fn truncate(
+        &mut self,
+        id: GameId,
+        len: usize,
+        standing: &Standing,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        Store::truncate(self, id, len, standing, now)
+    }
+}
+
+/// Storage in memory, for the session's tests: it keeps what it is given, and refuses every
+/// write while `failing` (as a full disk would).
+#[cfg(test)]
+#[derive(Default)]
+pub(crate) struct MemoryStorage {
+    pub games: Vec<GameRecord>,
+    pub failing: bool,
+    /// Every write, in order, for tests to read (`append`, `queue`, …).
+    pub writes: Vec<String>,
+}
+
+#[cfg(test)]
+impl MemoryStorage {
+    fn at(&mut self, id: GameId) -> Result<&mut GameRecord, StoreError> {
+        if self.failing {
+            return Err(StoreError::Io {
+                path: "memory".into(),
+                detail: "the disk is full".into(),
+            });
+        }
+        self.games
+            .iter_mut()
+            .find(|g| g.stored.summary.id == id)
+            .ok_or(StoreError::NoSuchGame(id))
+    }
+}
+
+#[cfg(test)]
+impl GameStorage for MemoryStorage {
+    fn game(&mut self, id: GameId) -> Result<GameRecord, StoreError> {
+        self.games
+            .iter()
+            .find(|g| g.stored.summary.id == id)
+            .cloned()
+            .ok_or(StoreError::NoSuchGame(id))
+    }
+
+    fn create(
+        &mut self,
+        new: &NewGame,
+        dealt: &[RecordEntry],
+        _: &Standing,
+        computers: &[Option<Strength>],
+        now: i64,
+    ) -> Result<GameId, StoreError> {
+        use crate::store::GameSummary;
+        if self.failing {
+            return Err(StoreError::NoSuchGame(GameId(0)));
+        }
+        let id = GameId(self.games.len() as i64 + 1);
+        let record = qiguan_core::Record {
+            format: qiguan_core::RECORD_FORMAT,
+            game: new.kind,
+            options: new.options.clone(),
+            setup: new.setup.clone(),
+            actions: dealt.to_vec(),
+        };
+        let summary = GameSummary {
+            id,
+            kind: new.kind,
+            mode: new.mode,
+            players: new.players.clone(),
+            created_at: now,
+            updated_at: now,
+            plies: dealt.len(),
+            moves: 0,
+            result: None,
+            reason: None,
+        };
+        self.games.push(GameRecord {
+            stored: StoredGame { summary, record },
+            remote: None,
+            kept_view: None,
+            pending: Vec::new(),
+            computers: computers.to_vec(),
+        });
+        self.writes.push(format!("create {}", id.0));
+        Ok(id)
+    }
+
+    fn append(
+        &mut self,
+        id: GameId,
+        from: usize,
+        actions: &[(RecordEntry, Standing)],
+        _: i64,
+    ) -> Result<(), StoreError> {
+        let game = self.at(id)?;
+        assert_eq!(
+            game.stored.record.actions.len(),
+            from,
+            "appended at its end"
+        );
+        game.stored
+            .record
+            .actions
+            .extend(actions.iter().map(|(e, _)| e.clone()));
+        let texts: Vec<&str> = actions.iter().map(|(e, _)| e.action.as_str()).collect();
+        self.writes.push(format!("append {}", texts.join(" ")));
+        Ok(())
+    }
+
+    fn queue(
+        &mut self,
+        id: GameId,
+        _: usize,
+        (entry, _): &(RecordEntry, Standing),
+        _: &str,
+        _: i64,
+    ) -> Result<(), StoreError> {
+        let game = self.at(id)?;
+        game.stored.record.actions.push(entry.clone());
+        game.pending.push(entry.action.clone());
+        self.writes.push(format!("queue {}", entry.action));
+        Ok(())
+    }
+
+    fn queue_hidden(&mut self, id: GameId, _: &ServerView, action: &str) -> Result<(), String> {
+        self.at(id)
+            .map_err(|e| e.to_string())?
+            .pending
+            .push(action.into());
+        self.writes.push(format!("queue {action}"));
+        Ok(())
+    }
+
+    fn truncate(&mut self, id: GameId, len: usize, _: &Standing, _: i64) -> Result<(), StoreError> {
+        self.at(id)?.stored.record.actions.truncate(len);
+        self.writes.push(format!("truncate {len}"));
+        Ok(())
+    }
+}
