@@ -3,7 +3,6 @@
 //! view, so that opening the history costs one indexed query, not one row per game.
 
 use crate::store::{GameId, GameSummary, HistoryFilter, Store};
-use qiguan_core::GameKind;
 use qiguan_ui::GameRow;
 use slint::{Model, ModelNotify, ModelTracker, SharedString};
 use std::cell::RefCell;
@@ -110,26 +109,12 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
     } else {
         String::new()
     };
-    let mut result = s.result.clone().unwrap_or_default();
-    let mut to_move = to_move;
-    if s.kind == GameKind::Aeroplane {
-        // Seats are named by colour, which depends on how many play: the screens get the
-        // first place's colour ("first:2") and the colour to move.
-        let colours = qiguan_core::aeroplane::board::colours(s.players.len());
-        let colour_of = |seat: usize| colours.get(seat).map(|c| c.index());
-        if let Some(first) = result
-            .strip_prefix("rank:")
-            .and_then(|order| order.split(',').next())
-            .and_then(|seat| seat.parse::<usize>().ok())
-            .and_then(colour_of)
-        {
-            result = format!("first:{first}");
-        }
-        to_move = usize::try_from(to_move)
-            .ok()
-            .and_then(colour_of)
-            .map_or(-1, |c| c as i32);
-    }
+    let entry = crate::screens::registry::entry(s.kind);
+    let (result, to_move) = (entry.row_codes)(
+        s.result.clone().unwrap_or_default(),
+        to_move,
+        s.players.len(),
+    );
     GameRow {
         id: s.id.0 as i32,
         game: s.kind.as_str().into(),

@@ -13,7 +13,6 @@ pub mod settings;
 mod storage;
 pub mod store;
 pub mod sync;
-pub mod xiangqi_view;
 
 pub use app::{App, AppOptions, default_data_dir, init, run, run_with};
 pub use qiguan_ui as ui;

@@ -31,7 +31,7 @@ pub enum Command {
         /// The game's options, as core serializes them (`null` for the defaults).
         options: serde_json::Value,
         seat: u8,
-        /// Seats the server's computer plays (Aeroplane chess).
+        /// Seats the server's computer plays.
         bots: Vec<(u8, qiguan_core::Strength)>,
         days_per_move: i64,
         name: String,

@@ -44,7 +44,7 @@ pub struct Settings {
     pub orientation: Orientation,
     /// Ask before each move is played.
     pub confirm_moves: bool,
-    /// Aeroplane chess: when a roll leaves one possible move, play it at once.
+    /// When a person has one possible move (a roll of the die often leaves one), play it.
     pub auto_move: bool,
 }
 

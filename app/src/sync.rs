@@ -8,7 +8,7 @@
 //! lost answer (or a crash between sending and forgetting) is applied once. The server's record
 //! is the truth: `refresh` and `wait` mirror it into the local history.
 //!
-//! A game with secrets (Junqi) is refereed by the server, which sends each seat only its view
+//! A game with secrets is refereed by the server, which sends each seat only its view
 //! while the game goes on. The device keeps that view in place of the record, checks an action
 //! against the view's legal actions, and queues it without recording it: the server's answer
 //! is the next view. When the game ends the server sends the whole record, which replaces the
@@ -382,7 +382,7 @@ impl Correspondence {
             .await
     }
 
-    /// Creates a game with the server's computer in the seats `bots` names (Aeroplane chess),
+    /// Creates a game with the server's computer in the seats `bots` names,
     /// and stores it locally; returns it and the invite code, or with several seats to invite
     /// every code in seat order joined by " / " (empty when every other seat is the
     /// computer's).

@@ -52,8 +52,29 @@ pub(crate) struct AeroplaneModels {
 /// Aeroplane chess in the registry of games.
 pub(crate) const ENTRY: GameEntry = GameEntry {
     online: online_choice,
+    row_codes,
     ..session::entry::<Aeroplane>(connect)
 };
+
+/// Seats are named by colour, which depends on how many play: a list row gets the first
+/// place's colour (`first:2`) and the colour to move.
+fn row_codes(result: String, to_move: i32, seats: usize) -> (String, i32) {
+    let colours = qiguan_core::aeroplane::board::colours(seats);
+    let colour_of = |seat: usize| colours.get(seat).map(|c| c.index());
+    let first = result
+        .strip_prefix("rank:")
+        .and_then(|order| order.split(',').next())
+        .and_then(|seat| seat.parse::<usize>().ok())
+        .and_then(colour_of);
+    let to_move = usize::try_from(to_move)
+        .ok()
+        .and_then(colour_of)
+        .map_or(-1, |c| c as i32);
+    match first {
+        Some(first) => (format!("first:{first}"), to_move),
+        None => (result, to_move),
+    }
+}
 
 impl GameScreen for Aeroplane {
     type Board = AeroplaneModels;

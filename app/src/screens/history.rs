@@ -4,8 +4,6 @@ use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::store::{GameId, HistoryFilter, Mode, NewGame, ResultFilter, Standing};
 use qiguan_core::AnyMatch;
-use qiguan_core::xiangqi::XiangqiOptions;
-use qiguan_core::xiangqi::pgn::read_game;
 use qiguan_ui::{HistoryAdapter, Texts};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
@@ -112,14 +110,18 @@ fn import(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<HistoryAdapter>();
     let text = a.get_import_text();
-    let parsed = read_game(&text).and_then(|game| {
-        let record = game.to_record(&XiangqiOptions::default())?;
-        Ok((game, record))
-    });
-    let (game, record) = match parsed {
+    // Each game that has a notation tries the text; the first that reads it wins.
+    let mut parsed = Err(String::new());
+    for read in super::registry::GAMES.iter().filter_map(|e| e.import) {
+        parsed = read(&text);
+        if parsed.is_ok() {
+            break;
+        }
+    }
+    let (record, players) = match parsed {
         Ok(ok) => ok,
         Err(e) => {
-            a.set_import_error(e.to_string().into());
+            a.set_import_error(e.into());
             return;
         }
     };
@@ -130,7 +132,7 @@ fn import(ctx: &Rc<Ctx>) {
             return;
         }
     };
-    let new = NewGame::from_match(&replayed, Mode::Imported, game.players().to_vec());
+    let new = NewGame::from_match(&replayed, Mode::Imported, players);
     let standing = Standing::of(&replayed);
     let now = ctx.now();
     match ctx.with_store(|store| store.create_game_with(&new, &record.actions, &standing, now)) {
@@ -139,7 +141,7 @@ fn import(ctx: &Rc<Ctx>) {
             a.set_import_text("".into());
             a.set_show_import(false);
             refresh(ctx);
-            super::replay::open(ctx, id, false);
+            super::registry::review(ctx, id, false);
         }
         Err(e) => a.set_import_error(e.to_string().into()),
     }

@@ -11,7 +11,6 @@ pub mod nav;
 pub mod new_game;
 pub mod online;
 pub mod registry;
-pub mod replay;
 pub mod sealandair;
 pub mod secret;
 pub mod session;
@@ -19,34 +18,10 @@ pub mod settings;
 pub mod xiangqi;
 
 use crate::ctx::Ctx;
-use crate::store::{GameId, StoreError};
-use qiguan_core::xiangqi::Xiangqi;
-use qiguan_core::{GameResult, Match};
+use qiguan_core::GameResult;
 use qiguan_ui::Nav;
 use slint::{ComponentHandle, Model, VecModel};
 use std::rc::{Rc, Weak};
-
-/// A stored Xiangqi game, replayed: the match, its players' names and when it began.
-pub(crate) struct LoadedGame {
-    pub game: Match<Xiangqi>,
-    pub players: [String; 2],
-    pub created_at: i64,
-}
-
-/// Loads a stored game and replays it.
-pub(crate) fn load_xiangqi(ctx: &Rc<Ctx>, id: GameId) -> Result<LoadedGame, StoreError> {
-    let stored = ctx.with_store(|store| store.load(id))?;
-    let game = Match::from_record(&stored.record).map_err(|e| StoreError::BadRecord {
-        id,
-        detail: e.to_string(),
-    })?;
-    let name = |i: usize| stored.summary.players.get(i).cloned().unwrap_or_default();
-    Ok(LoadedGame {
-        game,
-        players: [name(0), name(1)],
-        created_at: stored.summary.created_at,
-    })
-}
 
 /// What a correspondence game's line says about its actions: `offline` (they wait for the
 /// server), `sending`, or `None` when nothing waits.

@@ -45,8 +45,8 @@ pub fn chosen_online(a: &NewGameAdapter<'_>, side: u8) -> (GameKind, OnlineChoic
     (entry.kind, (entry.online)(a, side))
 }
 
-/// The players' names and each seat's computer, for the two-seat games with a computer
-/// opponent (Junqi, Sea-land-air).
+/// The players' names and each seat's computer, for a two-seat game against a person or the
+/// computer (the choice New game offers with its opponent buttons).
 pub(crate) fn two_seats(a: &NewGameAdapter<'_>) -> (Vec<String>, Vec<Option<Strength>>) {
     if a.get_opponent() == 1 {
         let human = if a.get_human_seat() == 1 {

@@ -6,8 +6,8 @@
 use super::session::Call;
 use crate::ctx::{Ctx, Sessions};
 use crate::store::{GameId, StoreError};
-use qiguan_core::GameKind;
 use qiguan_core::Strength;
+use qiguan_core::{GameKind, Record};
 use qiguan_ui::{NewGameAdapter, Screen};
 use slint::ComponentHandle;
 use std::any::Any;
@@ -39,11 +39,20 @@ pub(crate) struct GameEntry {
     /// What the New game screen chose, for a correspondence game this device creates in the
     /// seat `side` chose on the correspondence screen.
     pub online: fn(&NewGameAdapter<'_>, u8) -> OnlineChoice,
+    /// Reads a game pasted in the game's own notation (PGN, FEN) into a record and its
+    /// players' names, for the history's import; `None` for a game with no notation to import.
+    pub import: Option<Importer>,
+    /// The codes a list row shows for a result (`win:1`, `rank:2,0,1`) and the seat to move,
+    /// where the game names seats otherwise than by their number (by colour).
+    pub row_codes: fn(result: String, to_move: i32, seats: usize) -> (String, i32),
     /// What the players ask through the `GameSession` global (draw, resign, undo, review,
     /// hand-over) while its screen shows. Aeroplane chess, whose screen still keeps those
     /// controls on its own adapter, ignores it.
     pub session_call: fn(&Rc<Ctx>, Call),
 }
+
+/// Reads pasted text into a game's record and its players' names.
+pub(crate) type Importer = fn(&str) -> Result<(Record, Vec<String>), String>;
 
 /// A correspondence game to create, as chosen on screen.
 #[derive(Debug)]

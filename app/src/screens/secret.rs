@@ -1,4 +1,4 @@
-//! What the games with secrets (Junqi, Sea-land-air) add to the shared session: arranging a
+//! What the games with secrets add to the shared session: arranging a
 //! deployment before play, the seats' sides, and the banner over the board after a battle.
 //! A game with secrets implements [`SecretGame`] with its rules' [`Deploys`] answers and
 //! brings the session hooks in with [`secret_screen!`].
@@ -98,7 +98,7 @@ impl<G: SecretGame> Session<G> {
     }
 }
 
-/// Each seat's side as a colour (-1 while not known: Junqi's flip mode before the first flips).
+/// Each seat's side as a colour (-1 while not known: a flip mode before the first flips).
 pub(crate) fn seat_colours<G: SecretGame>(s: &Session<G>) -> Vec<i32> {
     [Seat::FIRST, Seat::SECOND]
         .iter()
@@ -189,7 +189,7 @@ pub(crate) struct BannerUi {
     pub attacker: String,
     pub defender: String,
     pub attacker_colour: i32,
-    /// Junqi's flip mode: the piece just turned up, and its colour.
+    /// A flip mode: the piece just turned up, and its colour.
     pub turned_up: String,
     pub turned_up_colour: i32,
     /// The opposing pieces the viewer's recon plane just revealed.

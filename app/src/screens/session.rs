@@ -279,6 +279,8 @@ pub(crate) const fn entry<G: GameScreen>(connect: fn(&Rc<Ctx>)) -> GameEntry {
         start: start_chosen::<G>,
         online: online_choice::<G>,
         session_call: call::<G>,
+        import: None,
+        row_codes: |result, to_move, _| (result, to_move),
     }
 }
 

@@ -69,14 +69,14 @@ CREATE TABLE outbox (
 );
 ";
 
-/// Version 4: correspondence games with secrets (Junqi). The server keeps their record until
+/// Version 4: correspondence games with secrets. The server keeps their record until
 /// the game is over and sends each seat only its view, so the device keeps that view (JSON)
 /// in place of actions; queued actions wait in the outbox as before.
 const V4: &str = "
 ALTER TABLE remote_games ADD COLUMN seat_view TEXT;
 ";
 
-/// Version 5: games with several computer players of their own strengths (Aeroplane chess):
+/// Version 5: games with several computer players of their own strengths:
 /// for each seat, the computer's strength (`easy`, `strong`) or null for a person, as JSON.
 /// Null for games from before, and for games with at most one computer seat (their mode says).
 const V5: &str = "

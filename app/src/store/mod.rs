@@ -595,7 +595,7 @@ impl Store {
     }
 
     /// Returns every setting whose key starts with `prefix`, as (rest of the key, value), in key
-    /// order (saved Junqi layouts live under `junqi-layout:`).
+    /// order (a game keeps named things, such as saved layouts, under a prefix of its own).
     pub fn settings_with_prefix(&self, prefix: &str) -> Result<Vec<(String, String)>, StoreError> {
         let mut stmt = self.conn.prepare(
             "SELECT key, value FROM settings WHERE substr(key, 1, ?2) = ?1 ORDER BY key",

@@ -1,12 +1,12 @@
 //! Replay: step through a stored game, continue from any position, export FEN and PGN.
 
-use super::sync;
-use super::{handler, handler0};
+use super::view::{self, Marks, check_square, move_rows};
 use crate::ctx::Ctx;
 use crate::history_model::format_date;
+use crate::screens::sync;
+use crate::screens::{handler, handler0};
 use crate::settings::Orientation;
 use crate::store::{GameId, Mode, StoreError};
-use crate::xiangqi_view::{self, Marks, check_square, move_rows};
 use qiguan_core::xiangqi::pgn::{MoveFormat, write_pgn};
 use qiguan_core::xiangqi::{Move, Position, Xiangqi, XiangqiOptions, XiangqiSetup};
 use qiguan_core::{Match, Rules};
@@ -73,12 +73,12 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId, at_end: bool) {
             refresh(ctx);
             ctx.go(Screen::Replay);
         }
-        Err(e) => super::show_error(ctx, &e.to_string()),
+        Err(e) => crate::screens::show_error(ctx, &e.to_string()),
     }
 }
 
 fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<ReplaySession, StoreError> {
-    let loaded = super::load_xiangqi(ctx, id)?;
+    let loaded = load_xiangqi(ctx, id)?;
     Ok(ReplaySession {
         id,
         moves: loaded.game.game().moves().collect(),
@@ -103,7 +103,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         check: check_square(&pos),
         ..Marks::default()
     };
-    sync(&s.cells, xiangqi_view::cells(&pos, &marks));
+    sync(&s.cells, view::cells(&pos, &marks));
     sync(
         &s.rows,
         move_rows(s.game.game().start_position(), &s.moves, settings.notation),
@@ -123,7 +123,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     a.set_total(s.moves.len() as i32);
     a.set_game_id(s.id.0 as i32);
     a.set_players(players.into());
-    a.set_result(super::result_code(outcome.as_ref().map(|o| &o.result)).into());
+    a.set_result(crate::screens::result_code(outcome.as_ref().map(|o| &o.result)).into());
     a.set_reason(outcome.map(|o| o.reason.as_str()).unwrap_or("").into());
     drop(guard);
     if a.get_show_export() {
@@ -148,9 +148,9 @@ fn continue_here(ctx: &Rc<Ctx>) {
     };
     ctx.ui().global::<ReplayAdapter>().set_autoplay(false);
     match started {
-        Ok((game, players)) => super::xiangqi::start_match(ctx, game, players, Mode::PassAndPlay),
+        Ok((game, players)) => super::start_match(ctx, game, players, Mode::PassAndPlay),
         // A position with no legal move for the side to move, say: say so.
-        Err(e) => super::show_error(ctx, &e.to_string()),
+        Err(e) => crate::screens::show_error(ctx, &e.to_string()),
     }
 }
 
@@ -222,4 +222,26 @@ fn save_export(ctx: &Rc<Ctx>) {
 /// The ReplaySession slot in the context.
 fn slot(ctx: &Ctx) -> &RefCell<Option<ReplaySession>> {
     ctx.session()
+}
+
+/// A stored Xiangqi game, replayed: the match, its players' names and when it began.
+struct LoadedGame {
+    game: Match<Xiangqi>,
+    players: [String; 2],
+    created_at: i64,
+}
+
+/// Loads a stored game and replays it.
+fn load_xiangqi(ctx: &Rc<Ctx>, id: GameId) -> Result<LoadedGame, StoreError> {
+    let stored = ctx.with_store(|store| store.load(id))?;
+    let game = Match::from_record(&stored.record).map_err(|e| StoreError::BadRecord {
+        id,
+        detail: e.to_string(),
+    })?;
+    let name = |i: usize| stored.summary.players.get(i).cloned().unwrap_or_default();
+    Ok(LoadedGame {
+        game,
+        players: [name(0), name(1)],
+        created_at: stored.summary.created_at,
+    })
 }

@@ -3,21 +3,24 @@
 //! shows, the outbox of a correspondence game, draws, resignation, undo, the end) is the shared
 //! session's ([`super::session`]); a finished game is looked back on in the replay screen.
 
+pub mod replay;
+pub mod view;
+
 use super::registry::GameEntry;
-use super::replay::ReplaySession;
 use super::session::{self, GameScreen, Session};
 use super::sync;
 use super::{handler, handler0, handler2};
 use crate::ctx::{Ctx, Sessions};
 use crate::settings::Orientation;
 use crate::store::{GameId, Mode, NewGame, Standing};
-use crate::xiangqi_view::{self, Marks, check_square, move_rows, notate};
 use qiguan_core::Strength;
 use qiguan_core::xiangqi::{Color, Move, Square, Xiangqi, XiangqiOptions, XiangqiView};
 use qiguan_core::{AnyMatch, Match, Seat};
 use qiguan_ui::{BoardCell, MoveRow, NewGameAdapter, Screen, XiangqiAdapter};
+use replay::ReplaySession;
 use slint::{ComponentHandle, ModelRc, VecModel};
 use std::rc::Rc;
+use view::{Marks, check_square, move_rows, notate};
 
 /// What the Xiangqi screen keeps of its own.
 #[derive(Default)]
@@ -32,7 +35,8 @@ pub(crate) struct XiangqiModels {
 
 /// Xiangqi in the registry of games: played on its screen, looked back on in replay.
 pub(crate) const ENTRY: GameEntry = GameEntry {
-    review: super::replay::open,
+    review: replay::open,
+    import: Some(import),
     sessions: || {
         vec![
             Sessions::slot::<Session<Xiangqi>>(),
@@ -99,13 +103,22 @@ impl GameScreen for Xiangqi {
     }
 
     fn review_elsewhere(ctx: &Rc<Ctx>, id: GameId) -> bool {
-        super::replay::open(ctx, id, true);
+        replay::open(ctx, id, true);
         true
     }
 
     fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Xiangqi>, _: &XiangqiView) {
         refresh_board(ctx, s);
     }
+}
+
+/// Reads a pasted PGN (Chinese, WXF or coordinate moves) or FEN into a record and its players.
+fn import(text: &str) -> Result<(qiguan_core::Record, Vec<String>), String> {
+    let game = qiguan_core::xiangqi::pgn::read_game(text).map_err(|e| e.to_string())?;
+    let record = game
+        .to_record(&XiangqiOptions::default())
+        .map_err(|e| e.to_string())?;
+    Ok((record, game.players().to_vec()))
 }
 
 /// Plays a chosen move, or holds it for confirmation when the player asked for that.
@@ -120,7 +133,7 @@ fn choose(ctx: &Rc<Ctx>, s: &mut Session<Xiangqi>, m: Move) -> Option<Move> {
 }
 
 pub fn connect(ctx: &Rc<Ctx>) {
-    super::replay::connect(ctx);
+    replay::connect(ctx);
     let ui = ctx.ui();
     let a = ui.global::<XiangqiAdapter>();
     a.on_cell_clicked(handler(ctx, session::tap::<Xiangqi>));
@@ -192,7 +205,7 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Xiangqi>) {
     let pos = game.position();
     let moves: Vec<Move> = game.moves().collect();
     let marks = marks(s, moves.last().copied());
-    sync(&s.board.cells, xiangqi_view::cells(pos, &marks));
+    sync(&s.board.cells, view::cells(pos, &marks));
     sync(
         &s.board.moves,
         move_rows(game.start_position(), &moves, settings.notation),
