@@ -41,12 +41,24 @@ fn three_seats(app: &App, dir: &Path) -> GameId {
     ui.global::<HomeAdapter>()
         .invoke_new_game("aeroplane".into());
     assert_eq!(ng.get_game_index(), 2);
-    ng.set_aero_seats(1);
-    ng.set_aero_p0(0);
-    ng.set_aero_n0("Ann".into());
-    ng.set_aero_p1(2);
-    ng.set_aero_p2(0);
-    ng.set_aero_n2("Bo".into());
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_seats(1);
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_p0(0);
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_n0("Ann".into());
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_p1(2);
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_p2(0);
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_n2("Bo".into());
     // (The button is below the phone's fold; the Flickable hides it from a label search.)
     ng.invoke_start();
     assert_eq!(ui.global::<Nav>().get_screen(), Screen::Aeroplane);
@@ -211,9 +223,15 @@ fn the_only_possible_move_is_played_for_the_player() {
     let ng = ui.global::<NewGameAdapter>();
     ui.global::<HomeAdapter>()
         .invoke_new_game("aeroplane".into());
-    ng.set_aero_seats(0);
-    ng.set_aero_p0(0);
-    ng.set_aero_p1(0);
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_seats(0);
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_p0(0);
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_p1(0);
     ng.invoke_start();
     // Two people: roll until a roll leaves exactly one distinct move, then let time pass.
     let mut seen_auto = false;

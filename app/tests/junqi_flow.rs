@@ -50,7 +50,9 @@ fn new_junqi(app: &App, mode: i32, computer: bool) {
     ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
     let ng = ui.global::<NewGameAdapter>();
     assert_eq!(ng.get_game_index(), 1);
-    ng.set_junqi_mode(mode);
+    app.window()
+        .global::<qiguan_app::ui::JunqiRules>()
+        .set_mode(mode);
     ng.set_opponent(i32::from(computer));
     ng.set_human_seat(0);
     ng.invoke_start();

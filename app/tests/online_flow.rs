@@ -239,7 +239,9 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
     press(&app, "Correspondence: play a friend over days");
     let ng = app.window().global::<NewGameAdapter>();
     ng.set_game_index(1);
-    ng.set_junqi_mode(0);
+    app.window()
+        .global::<qiguan_app::ui::JunqiRules>()
+        .set_mode(0);
     let code = create_game(&app);
     press(&app, "Done");
 
@@ -329,9 +331,15 @@ fn an_aeroplane_correspondence_game_with_the_servers_computer_and_the_servers_ro
     // Three seats: me (red), the server's strong computer (yellow), a friend invited (blue).
     let ng = app.window().global::<NewGameAdapter>();
     ng.set_game_index(2);
-    ng.set_aero_seats(1);
-    ng.set_aero_p1(2);
-    ng.set_aero_p2(0);
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_seats(1);
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_p1(2);
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_p2(0);
     let code = create_game(&app);
     assert_eq!(
         code.len(),

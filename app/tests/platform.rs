@@ -64,7 +64,9 @@ fn a_game_survives_being_stopped_and_comes_back_on_screen_at_its_data_directory(
         let ui = app.window();
         ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
         let ng = ui.global::<NewGameAdapter>();
-        ng.set_junqi_mode(1);
+        app.window()
+            .global::<qiguan_app::ui::JunqiRules>()
+            .set_mode(1);
         ng.set_opponent(1);
         ng.set_human_seat(0);
         ng.invoke_start();

@@ -24,7 +24,7 @@ use qiguan_core::aeroplane::{
 };
 use qiguan_core::{Action, Actor, GameResult, Match, MatchEvent, Record, Rules, Seat, ToAct, Told};
 use qiguan_ui::{
-    AeroCell, AeroChoice, AeroPlane, AeroSeat, AeroplaneAdapter, NewGameAdapter, Screen,
+    AeroCell, AeroChoice, AeroPlane, AeroSeat, AeroplaneAdapter, AeroplaneRules, AppWindow, Screen,
 };
 use slint::{ComponentHandle, ModelRc, VecModel};
 use std::cell::{Cell, RefCell};
@@ -85,39 +85,31 @@ impl GameScreen for Aeroplane {
     const COMPUTER_PAUSE: Option<Duration> = Some(Duration::from_millis(700));
 
     /// Returns the Aeroplane chess options chosen on the screen.
-    fn chosen_options(a: &NewGameAdapter<'_>) -> AeroplaneOptions {
+    fn chosen_options(ui: &AppWindow) -> AeroplaneOptions {
+        let a = ui.global::<AeroplaneRules>();
         AeroplaneOptions {
-            seats: (a.get_aero_seats().clamp(0, 2) + 2) as u8,
-            launch: match a.get_aero_launch() {
+            seats: (a.get_seats().clamp(0, 2) + 2) as u8,
+            launch: match a.get_launch() {
                 1 => LaunchRule::SixOnly,
                 2 => LaunchRule::FiveOrSix,
                 _ => LaunchRule::Even,
             },
-            three_sixes: if a.get_aero_end_turn() {
+            three_sixes: if a.get_end_turn() {
                 ThreeSixes::EndTurn
             } else {
                 ThreeSixes::SendBack
             },
-            stacks_move_together: a.get_aero_stacks_together(),
-            stacks_block: a.get_aero_stacks_block(),
+            stacks_move_together: a.get_stacks_together(),
+            stacks_block: a.get_stacks_block(),
         }
     }
 
     /// Each seat's player's name, and its computer player as chosen (`None`: a person).
-    fn chosen_seats(a: &NewGameAdapter<'_>) -> (Vec<String>, Vec<Option<Strength>>) {
-        let kinds = [
-            a.get_aero_p0(),
-            a.get_aero_p1(),
-            a.get_aero_p2(),
-            a.get_aero_p3(),
-        ];
-        let names = [
-            a.get_aero_n0(),
-            a.get_aero_n1(),
-            a.get_aero_n2(),
-            a.get_aero_n3(),
-        ];
-        let seats = Aeroplane::chosen_options(a).seats as usize;
+    fn chosen_seats(ui: &AppWindow) -> (Vec<String>, Vec<Option<Strength>>) {
+        let a = ui.global::<AeroplaneRules>();
+        let kinds = [a.get_p0(), a.get_p1(), a.get_p2(), a.get_p3()];
+        let names = [a.get_n0(), a.get_n1(), a.get_n2(), a.get_n3()];
+        let seats = Aeroplane::chosen_options(ui).seats as usize;
         let computers: Vec<Option<Strength>> = kinds[..seats]
             .iter()
             .map(|k| match k {
@@ -190,11 +182,11 @@ fn may_act(s: &Session<Aeroplane>) -> bool {
 
 /// What New game chose, for a correspondence game: the creator flies red; the other seats are
 /// invited or the server's computer.
-fn online_choice(a: &NewGameAdapter<'_>, _: u8) -> OnlineChoice {
+fn online_choice(ui: &AppWindow, _: u8) -> OnlineChoice {
     OnlineChoice {
-        options: serde_json::to_value(Aeroplane::chosen_options(a)).unwrap_or_default(),
+        options: serde_json::to_value(Aeroplane::chosen_options(ui)).unwrap_or_default(),
         seat: 0,
-        bots: Aeroplane::chosen_seats(a)
+        bots: Aeroplane::chosen_seats(ui)
             .1
             .iter()
             .enumerate()

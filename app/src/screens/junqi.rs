@@ -23,7 +23,7 @@ use qiguan_core::junqi::{
     Side, Visibility, graph,
 };
 use qiguan_core::{Match, Seat};
-use qiguan_ui::{DeployIssue, JunqiAdapter, JunqiCell, NewGameAdapter, Screen};
+use qiguan_ui::{AppWindow, DeployIssue, JunqiAdapter, JunqiCell, JunqiRules, Screen};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
 
@@ -38,9 +38,10 @@ impl GameScreen for Junqi {
     const SCREEN: Screen = Screen::Junqi;
     secret_screen!();
 
-    fn chosen_options(a: &NewGameAdapter<'_>) -> JunqiOptions {
+    fn chosen_options(ui: &AppWindow) -> JunqiOptions {
+        let a = ui.global::<JunqiRules>();
         JunqiOptions {
-            visibility: match a.get_junqi_mode() {
+            visibility: match a.get_mode() {
                 1 => Visibility::Open,
                 2 => Visibility::Flip,
                 _ => Visibility::Referee,

@@ -5,7 +5,7 @@ use super::registry::{self, OnlineChoice};
 use crate::ctx::Ctx;
 use qiguan_core::Strength;
 use qiguan_core::{GameKind, Seat};
-use qiguan_ui::{NewGameAdapter, Screen};
+use qiguan_ui::{AppWindow, NewGameAdapter, Screen};
 use slint::ComponentHandle;
 use std::rc::Rc;
 
@@ -35,19 +35,20 @@ fn start(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<NewGameAdapter>();
     let entry = registry::at(a.get_game_index());
-    (entry.start)(ctx, &a);
+    (entry.start)(ctx);
 }
 
 /// The game chosen on the screen, and how to create it on a server with this device in the
 /// seat `side` names (the correspondence screen shows the same choices).
-pub fn chosen_online(a: &NewGameAdapter<'_>, side: u8) -> (GameKind, OnlineChoice) {
-    let entry = registry::at(a.get_game_index());
-    (entry.kind, (entry.online)(a, side))
+pub fn chosen_online(ui: &AppWindow, side: u8) -> (GameKind, OnlineChoice) {
+    let entry = registry::at(ui.global::<NewGameAdapter>().get_game_index());
+    (entry.kind, (entry.online)(ui, side))
 }
 
 /// The players' names and each seat's computer, for a two-seat game against a person or the
 /// computer (the choice New game offers with its opponent buttons).
-pub(crate) fn two_seats(a: &NewGameAdapter<'_>) -> (Vec<String>, Vec<Option<Strength>>) {
+pub(crate) fn two_seats(ui: &AppWindow) -> (Vec<String>, Vec<Option<Strength>>) {
+    let a = ui.global::<NewGameAdapter>();
     if a.get_opponent() == 1 {
         let human = if a.get_human_seat() == 1 {
             Seat::SECOND

@@ -52,9 +52,8 @@ pub fn connect(ctx: &Rc<Ctx>) {
         let a = ui.global::<OnlineAdapter>();
         a.set_busy(true);
         a.set_error("".into());
-        let ng = ui.global::<qiguan_ui::NewGameAdapter>();
         let side = a.get_side().clamp(0, 1) as u8;
-        let (game, choice) = super::new_game::chosen_online(&ng, side);
+        let (game, choice) = super::new_game::chosen_online(&ui, side);
         ctx.send(Command::Create {
             server: ctx.server.borrow().clone(),
             game,

@@ -8,7 +8,7 @@ use crate::ctx::{Ctx, Sessions};
 use crate::store::{GameId, StoreError};
 use qiguan_core::Strength;
 use qiguan_core::{GameKind, Record};
-use qiguan_ui::{NewGameAdapter, Screen};
+use qiguan_ui::{AppWindow, Screen};
 use slint::ComponentHandle;
 use std::any::Any;
 use std::rc::Rc;
@@ -35,10 +35,10 @@ pub(crate) struct GameEntry {
     /// Shows whether the game on its screen has reached the server (`online`, actions waiting).
     pub set_sync_status: fn(&Rc<Ctx>, bool, usize),
     /// Starts a game on this device with what the New game screen chose.
-    pub start: fn(&Rc<Ctx>, &NewGameAdapter<'_>),
+    pub start: fn(&Rc<Ctx>),
     /// What the New game screen chose, for a correspondence game this device creates in the
     /// seat `side` chose on the correspondence screen.
-    pub online: fn(&NewGameAdapter<'_>, u8) -> OnlineChoice,
+    pub online: fn(&AppWindow, u8) -> OnlineChoice,
     /// Reads a game pasted in the game's own notation (PGN, FEN) into a record and its
     /// players' names, for the history's import; `None` for a game with no notation to import.
     pub import: Option<Importer>,

@@ -23,7 +23,9 @@ use qiguan_core::sealandair::{
     SeaLandAirOptions, SeaLandAirView, SeenPlay, bot, map,
 };
 use qiguan_core::{Match, Seat};
-use qiguan_ui::{Battle, DeployIssue, NewGameAdapter, Screen, SeaLandAirAdapter, SeaLandAirCell};
+use qiguan_ui::{
+    AppWindow, Battle, DeployIssue, Screen, SeaLandAirAdapter, SeaLandAirCell, SeaLandAirRules,
+};
 use slint::{ComponentHandle, ModelRc};
 use std::rc::Rc;
 
@@ -35,9 +37,9 @@ impl GameScreen for SeaLandAir {
     const SCREEN: Screen = Screen::SeaLandAir;
     secret_screen!();
 
-    fn chosen_options(a: &NewGameAdapter<'_>) -> SeaLandAirOptions {
+    fn chosen_options(ui: &AppWindow) -> SeaLandAirOptions {
         SeaLandAirOptions {
-            open: a.get_sla_open(),
+            open: ui.global::<SeaLandAirRules>().get_open(),
             ..SeaLandAirOptions::default()
         }
     }

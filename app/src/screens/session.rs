@@ -19,7 +19,7 @@ use qiguan_core::{
     Action, Actor, GameResult, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
 };
 use qiguan_ui::{
-    GameOutcome, GamePhase, GameSession, NewGameAdapter, ResultKind, Screen, SyncLine, Waiting,
+    AppWindow, GameOutcome, GamePhase, GameSession, ResultKind, Screen, SyncLine, Waiting,
 };
 use serde::de::DeserializeOwned;
 use slint::{ComponentHandle, ModelRc, SharedString, Timer, TimerMode, VecModel};
@@ -50,10 +50,10 @@ pub(crate) trait GameScreen: Rules<View: DeserializeOwned> + Sized + 'static {
     const COMPUTER_PAUSE: Option<Duration> = None;
 
     /// The options New game chose.
-    fn chosen_options(a: &NewGameAdapter<'_>) -> Self::Options;
+    fn chosen_options(ui: &AppWindow) -> Self::Options;
     /// The players' names and each seat's computer player New game chose.
-    fn chosen_seats(a: &NewGameAdapter<'_>) -> (Vec<String>, Vec<Option<Strength>>) {
-        super::new_game::two_seats(a)
+    fn chosen_seats(ui: &AppWindow) -> (Vec<String>, Vec<Option<Strength>>) {
+        super::new_game::two_seats(ui)
     }
     /// A tap on the board's cell `index` while the viewer may act: the move it completes, if
     /// any (else it changes the selection or the draft).
@@ -286,15 +286,16 @@ pub(crate) const fn entry<G: GameScreen>(connect: fn(&Rc<Ctx>)) -> GameEntry {
 
 /// Starts a game on this device with what New game chose: two people, or one against the
 /// computer.
-fn start_chosen<G: GameScreen>(ctx: &Rc<Ctx>, a: &NewGameAdapter<'_>) {
-    let (players, computers) = G::chosen_seats(a);
-    if let Err(e) = start::<G>(ctx, &G::chosen_options(a), players, computers) {
+fn start_chosen<G: GameScreen>(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let (players, computers) = G::chosen_seats(&ui);
+    if let Err(e) = start::<G>(ctx, &G::chosen_options(&ui), players, computers) {
         super::show_error(ctx, &e);
     }
 }
 
-fn online_choice<G: GameScreen>(a: &NewGameAdapter<'_>, side: u8) -> OnlineChoice {
-    OnlineChoice::two_people(G::chosen_options(a), side)
+fn online_choice<G: GameScreen>(ui: &AppWindow, side: u8) -> OnlineChoice {
+    OnlineChoice::two_people(G::chosen_options(ui), side)
 }
 
 /// Starts a new game on this device: stores it with what this device dealt as the authority

@@ -197,7 +197,9 @@ pub fn junqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
     let gs = ui.global::<GameSession>();
     ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
-    ng.set_junqi_mode(0);
+    app.window()
+        .global::<qiguan_app::ui::JunqiRules>()
+        .set_mode(0);
     ng.set_opponent(0);
     ng.set_red_name("Ann".into());
     ng.set_black_name("Bo".into());
@@ -225,13 +227,17 @@ pub fn junqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     ui.global::<Nav>().invoke_back();
 
     ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
-    ng.set_junqi_mode(2);
+    app.window()
+        .global::<qiguan_app::ui::JunqiRules>()
+        .set_mode(2);
     ng.set_opponent(1);
     ng.set_human_seat(0);
     ng.invoke_start();
     jq_tap(app, &["c5"]);
     visit(app, "junqi-flip");
-    ng.set_junqi_mode(0);
+    app.window()
+        .global::<qiguan_app::ui::JunqiRules>()
+        .set_mode(0);
     ng.set_opponent(0);
     ui.global::<Nav>().invoke_back();
 }
@@ -266,13 +272,27 @@ pub fn aeroplane_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     let gs = ui.global::<GameSession>();
     ui.global::<HomeAdapter>()
         .invoke_new_game("aeroplane".into());
-    ng.set_aero_seats(2);
-    ng.set_aero_p0(0);
-    ng.set_aero_n0("Ann".into());
-    ng.set_aero_p1(1);
-    ng.set_aero_p2(0);
-    ng.set_aero_n2("Bo".into());
-    ng.set_aero_p3(2);
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_seats(2);
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_p0(0);
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_n0("Ann".into());
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_p1(1);
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_p2(0);
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_n2("Bo".into());
+    app.window()
+        .global::<qiguan_app::ui::AeroplaneRules>()
+        .set_p3(2);
     visit(app, "aeroplane-new-game");
     ng.invoke_start();
     // Play until a person must choose among several planes, some of them out.
@@ -486,7 +506,9 @@ pub fn junqi_online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     ui.global::<HomeAdapter>().invoke_online();
     let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
     ng.set_game_index(1);
-    ng.set_junqi_mode(0);
+    app.window()
+        .global::<qiguan_app::ui::JunqiRules>()
+        .set_mode(0);
     let o = ui.global::<OnlineAdapter>();
     o.set_name("Ann".into());
     visit(app, "online-junqi-create");

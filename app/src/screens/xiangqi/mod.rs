@@ -16,7 +16,9 @@ use crate::store::{GameId, Mode, NewGame, Standing};
 use qiguan_core::Strength;
 use qiguan_core::xiangqi::{Color, Move, Square, Xiangqi, XiangqiOptions, XiangqiView};
 use qiguan_core::{AnyMatch, Match, Seat};
-use qiguan_ui::{BoardCell, MoveRow, NewGameAdapter, Screen, XiangqiAdapter};
+use qiguan_ui::{
+    AppWindow, BoardCell, MoveRow, NewGameAdapter, Screen, XiangqiAdapter, XiangqiRules,
+};
 use replay::ReplaySession;
 use slint::{ComponentHandle, ModelRc, VecModel};
 use std::rc::Rc;
@@ -54,7 +56,8 @@ impl GameScreen for Xiangqi {
     const SCREEN: Screen = Screen::Xiangqi;
     const UNDO: bool = true;
 
-    fn chosen_options(a: &NewGameAdapter<'_>) -> XiangqiOptions {
+    fn chosen_options(ui: &AppWindow) -> XiangqiOptions {
+        let a = ui.global::<XiangqiRules>();
         XiangqiOptions {
             perpetual_chase_loses: a.get_chase_loses(),
             move_limit: a
@@ -64,7 +67,8 @@ impl GameScreen for Xiangqi {
     }
 
     /// Two people at the board.
-    fn chosen_seats(a: &NewGameAdapter<'_>) -> (Vec<String>, Vec<Option<Strength>>) {
+    fn chosen_seats(ui: &AppWindow) -> (Vec<String>, Vec<Option<Strength>>) {
+        let a = ui.global::<NewGameAdapter>();
         let names = [a.get_red_name(), a.get_black_name()];
         (
             names.iter().map(|n| n.trim().to_owned()).collect(),
