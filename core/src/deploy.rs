@@ -3,7 +3,9 @@
 //! authority's state: the app's screens and its sync client ask these, never the view's JSON.
 //! Each game answers in its own `deployment` module.
 
-use crate::junqi::{Junqi, Side};
+use crate::junqi::Junqi;
+/// The two sides of a board with deployment (South moves first).
+pub use crate::junqi::Side;
 use crate::sealandair::SeaLandAir;
 use crate::{Action, GameKind, MatchView, Rules, Seat};
 

@@ -5,8 +5,9 @@
 //! In a game on this device, the device is the referee: it runs the computer player and shows
 //! each seat only that seat's view; every action is stored before it is shown. In a
 //! correspondence game the server referees: the device keeps only its seat's last view, queues
-//! the seat's actions (stored before they show as sent), and shows the server's answer. What
-//! this shares with Junqi's screen is in [`super::hidden`].
+//! the seat's actions (stored before they show as sent), and shows the server's answer. All
+//! of that is the shared session's ([`super::session`], [`super::secret`]); this module brings
+//! Sea-land-air's board, deployment and computer.
 
 use super::handler;
 use super::registry::GameEntry;
@@ -16,7 +17,7 @@ use crate::ctx::Ctx;
 use crate::random::random_seed;
 use qiguan_core::Strength;
 use qiguan_core::deploy::Deploys;
-use qiguan_core::junqi::Side;
+use qiguan_core::deploy::Side;
 use qiguan_core::sealandair::state::side_of;
 use qiguan_core::sealandair::{
     Deployment, Kind, Label, Layer, Move, Point, SeaLandAir, SeaLandAirEvent, SeaLandAirMove,

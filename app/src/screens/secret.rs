@@ -5,8 +5,8 @@
 
 use super::session::{self, Arrange, GameScreen, Session};
 use crate::ctx::Ctx;
+use qiguan_core::deploy::Side;
 use qiguan_core::deploy::{Deploys, Fight};
-use qiguan_core::junqi::Side;
 use qiguan_core::{Action, Seat};
 use qiguan_ui::{Battle, BattleBanner, DeployIssue, Deployment, GamePhase};
 use slint::{ComponentHandle, ModelRc, VecModel};

@@ -1,0 +1,196 @@
+//! Tests of the shared session (in a file of their own: they play particular games).
+
+use super::*;
+use qiguan_core::junqi::{Junqi, JunqiOptions, Visibility};
+use qiguan_core::xiangqi::{Xiangqi, XiangqiOptions};
+use qiguan_core::{EndReason, GameResult};
+
+/// A session of this game, on this device unless `remote`.
+fn session<G: GameScreen>(game: Match<G>, computer: Option<Seat>) -> Session<G> {
+    let mut computers = vec![None, None];
+    if let Some(seat) = computer {
+        computers[seat.index()] = Some(Strength::Strong);
+    }
+    Session {
+        id: GameId(1),
+        source: Source::Local(Box::new(game)),
+        players: vec!["甲".into(), String::new()],
+        computers,
+        remote: None,
+        viewer: Seat::FIRST,
+        handover: false,
+        selected: None,
+        draft: None,
+        review: None,
+        shown: RefCell::new(None),
+        board: Default::default(),
+        timer: Timer::default(),
+    }
+}
+
+/// A Junqi game on this device, dealt, with the computer in `computer`.
+fn junqi(visibility: Visibility, computer: Option<Seat>) -> Session<Junqi> {
+    let options = JunqiOptions {
+        visibility,
+        ..JunqiOptions::default()
+    };
+    let mut game = Match::<Junqi>::new(&options, None).expect("a new game");
+    game.resolve_chance(&mut |_| 0).expect("the deal");
+    session(game, computer)
+}
+
+/// A Xiangqi game after `moves`, two people at the device.
+fn xiangqi(moves: &[&str]) -> Session<Xiangqi> {
+    let mut game = Match::<Xiangqi>::new(&XiangqiOptions::default(), None).expect("a game");
+    for m in moves {
+        let seat = match game.to_act() {
+            ToAct::Seat(seat) => seat,
+            other => panic!("{other:?}"),
+        };
+        let action = Action::Play(m.parse().expect("a move"));
+        game.apply(Actor::Seat(seat), &action).expect("legal");
+    }
+    let mut s = session(game, None);
+    settle_viewer(&mut s, true);
+    s
+}
+
+#[test]
+fn xiangqi_at_one_device_passes_the_view_and_lets_either_player_answer_a_draw() {
+    let mut s = xiangqi(&["h3e3"]);
+    let ui = session_ui(&s);
+    assert_eq!(ui.phase, GamePhase::Play, "no hand-over: nothing is hidden");
+    assert_eq!(ui.viewer, 1);
+    assert_eq!(ui.seat_colours, vec![0, 2], "Red and Black");
+    assert!(ui.can_undo);
+    assert!(!ui.hides_pieces);
+    let offer = Action::OfferDraw;
+    let local = |s: &mut Session<Xiangqi>| match &mut s.source {
+        Source::Local(game) => game.apply(Actor::Seat(Seat::SECOND), &offer).map(|_| ()),
+        Source::Remote(_) => unreachable!(),
+    };
+    local(&mut s).expect("Black may offer");
+    settle_viewer(&mut s, false);
+    assert_eq!(s.viewer, Seat::SECOND, "Black still to move");
+    assert_eq!(s.answerer(), Some(Seat::FIRST), "Red answers at the table");
+    let ui = session_ui(&s);
+    assert!(ui.can_answer_draw);
+    assert_eq!(ui.draw_offered_by, 1);
+
+    // Against a server, only this device's seat acts; it cannot take a move back.
+    s.remote = Some(RemoteGame {
+        seat: 1,
+        ..remote()
+    });
+    assert_eq!(
+        s.answerer(),
+        None,
+        "Black offered; Red is not at this device"
+    );
+    assert!(!s.can_undo());
+    let ui = session_ui(&s);
+    assert_eq!(ui.waiting, Waiting::Nothing, "Black to move here");
+    let mut s = xiangqi(&["h3e3", "h10g8"]);
+    s.remote = Some(RemoteGame {
+        seat: 1,
+        ..remote()
+    });
+    settle_viewer(&mut s, false);
+    assert_eq!(s.viewer, Seat::SECOND);
+    assert_eq!(session_ui(&s).waiting, Waiting::Turn, "Red to move there");
+}
+
+/// A correspondence game's link, this device in the first seat.
+fn remote() -> RemoteGame {
+    RemoteGame {
+        game_id: GameId(1),
+        server: "https://example.org".into(),
+        remote_id: "g".into(),
+        seat: 0,
+        token: "t".into(),
+        invite_code: None,
+        days_per_move: 3,
+        deadline: None,
+        your_turn: true,
+    }
+}
+
+#[test]
+fn two_people_with_secrets_get_the_hand_over_screen_and_the_computer_none() {
+    let mut s = junqi(Visibility::Referee, None);
+    settle_viewer(&mut s, true);
+    assert_eq!(session_ui(&s).phase, GamePhase::Handover);
+    s.handover = false;
+    let ui = session_ui(&s);
+    assert_eq!(ui.phase, GamePhase::Deploy, "a layout to arrange");
+    assert_eq!(ui.names, vec!["甲".to_owned(), String::new()]);
+    assert_eq!(ui.computer, vec![false, false]);
+    assert_eq!(ui.seat_colours, vec![0, 1]);
+    assert!(!ui.online);
+    assert_eq!(ui.waiting, Waiting::Nothing);
+
+    let mut s = junqi(Visibility::Referee, Some(Seat::SECOND));
+    settle_viewer(&mut s, true);
+    let ui = session_ui(&s);
+    assert_eq!(
+        ui.phase,
+        GamePhase::Deploy,
+        "no hand-over against the computer"
+    );
+    assert_eq!(ui.computer, vec![false, true]);
+}
+
+#[test]
+fn flip_mode_has_no_secrets_between_the_players_and_no_colours_yet() {
+    let mut s = junqi(Visibility::Flip, None);
+    settle_viewer(&mut s, true);
+    let ui = session_ui(&s);
+    assert_eq!(ui.phase, GamePhase::Play);
+    assert_eq!(
+        ui.seat_colours,
+        vec![-1, -1],
+        "colours come with the first flips"
+    );
+    assert_eq!(ui.to_move, 0);
+    assert!(ui.can_resign);
+    assert!(ui.can_offer_draw);
+    assert!(!ui.can_answer_draw);
+    assert_eq!(ui.draw_offered_by, -1);
+    s.review = Some(0);
+    assert_eq!(session_ui(&s).phase, GamePhase::Review);
+}
+
+#[test]
+fn a_result_reaches_the_screen_as_one_typed_value() {
+    assert_eq!(game_outcome(None).kind, ResultKind::Unfinished);
+    let won = Outcome {
+        result: GameResult::Win {
+            winners: vec![Seat::SECOND],
+        },
+        reason: EndReason::FlagCaptured,
+    };
+    let shown = game_outcome(Some(&won));
+    assert_eq!(shown.kind, ResultKind::Win);
+    assert_eq!(shown.winner, 1);
+    assert_eq!(shown.reason, "flag-captured");
+    let drawn = Outcome {
+        result: GameResult::Draw,
+        reason: EndReason::DrawAgreed,
+    };
+    assert_eq!(game_outcome(Some(&drawn)).kind, ResultKind::Draw);
+    let ranked = Outcome {
+        result: GameResult::Ranking {
+            order: vec![Seat::new(2).expect("seat"), Seat::FIRST],
+        },
+        reason: EndReason::AllHome,
+    };
+    assert_eq!(game_outcome(Some(&ranked)).winner, 2);
+}
+
+#[test]
+fn the_sync_line_is_typed() {
+    assert_eq!(hidden::sync_line(true, 0), SyncLine::Current);
+    assert_eq!(hidden::sync_line(true, 2), SyncLine::Sending);
+    assert_eq!(hidden::sync_line(false, 1), SyncLine::Offline);
+    assert_eq!(hidden::sync_line(false, 0), SyncLine::OfflineIdle);
+}
