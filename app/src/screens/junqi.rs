@@ -11,7 +11,7 @@
 
 use super::registry::GameEntry;
 use super::secret::{BannerUi, SecretGame, secret_screen};
-use super::session::{self, BoardModel, GameScreen, Session};
+use super::session::{self, GameScreen, Session};
 use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::random::random_seed;
@@ -23,7 +23,7 @@ use qiguan_core::junqi::{
     Side, Visibility, graph,
 };
 use qiguan_core::{Match, Seat};
-use qiguan_ui::{AppWindow, DeployIssue, JunqiAdapter, JunqiCell, JunqiRules, Screen};
+use qiguan_ui::{AppWindow, DeployIssue, JunqiAdapter, JunqiCell, JunqiRules, Routes, Screen};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
 
@@ -34,9 +34,7 @@ const LAYOUT_KEY: &str = "junqi-layout:";
 pub(crate) const ENTRY: GameEntry = session::entry::<Junqi>(connect);
 
 impl GameScreen for Junqi {
-    type Board = BoardModel<JunqiCell>;
-    const SCREEN: Screen = Screen::Junqi;
-    secret_screen!();
+    secret_screen!(Screen::Junqi, JunqiCell);
 
     fn chosen_options(ui: &AppWindow) -> JunqiOptions {
         let a = ui.global::<JunqiRules>();
@@ -50,10 +48,9 @@ impl GameScreen for Junqi {
             camps_safe: a.get_camps_safe(),
             bombs_enter_headquarters: a.get_bombs_enter_hq(),
             quiet_plies: None,
-            flip_colours: if a.get_two_in_a_row() {
-                FlipColours::TwoInARow
-            } else {
-                FlipColours::FirstTurn
+            flip_colours: match a.get_two_in_a_row() {
+                true => FlipColours::TwoInARow,
+                false => FlipColours::FirstTurn,
             },
             headquarters_locked: a.get_hq_locked(),
             landmines_attackable: a.get_landmines_attackable(),
@@ -149,9 +146,11 @@ impl Session<Junqi> {
 pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<JunqiAdapter>();
-    a.set_road_path(road_path().into());
-    a.set_rail_path(rail_path(false).into());
-    a.set_rail_dashes(rail_path(true).into());
+    a.set_routes(Routes {
+        roads: road_path().into(),
+        rails: rail_path(false).into(),
+        rail_dashes: rail_path(true).into(),
+    });
     a.on_cell_clicked(handler(ctx, session::tap::<Junqi>));
     a.on_deploy_classic(handler(ctx, |ctx, i: i32| {
         let name = qiguan_core::junqi::deployment::classic_names().nth(i as usize);

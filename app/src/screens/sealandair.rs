@@ -12,7 +12,7 @@
 use super::handler;
 use super::registry::GameEntry;
 use super::secret::{BannerUi, SecretGame, secret_screen};
-use super::session::{self, BoardModel, GameScreen, Session};
+use super::session::{self, GameScreen, Session};
 use crate::ctx::Ctx;
 use crate::random::random_seed;
 use qiguan_core::Strength;
@@ -25,7 +25,8 @@ use qiguan_core::sealandair::{
 };
 use qiguan_core::{Match, Seat};
 use qiguan_ui::{
-    AppWindow, Battle, DeployIssue, Screen, SeaLandAirAdapter, SeaLandAirCell, SeaLandAirRules,
+    AppWindow, Battle, DeployIssue, Routes, Screen, SeaLandAirAdapter, SeaLandAirCell,
+    SeaLandAirRules,
 };
 use slint::{ComponentHandle, ModelRc};
 use std::rc::Rc;
@@ -34,9 +35,7 @@ use std::rc::Rc;
 pub(crate) const ENTRY: GameEntry = session::entry::<SeaLandAir>(connect);
 
 impl GameScreen for SeaLandAir {
-    type Board = BoardModel<SeaLandAirCell>;
-    const SCREEN: Screen = Screen::SeaLandAir;
-    secret_screen!();
+    secret_screen!(Screen::SeaLandAir, SeaLandAirCell);
 
     fn chosen_options(ui: &AppWindow) -> SeaLandAirOptions {
         SeaLandAirOptions {
@@ -429,9 +428,11 @@ fn draw_paths(a: &SeaLandAirAdapter<'_>, flipped: bool) {
     let (arrows, heads) = arrow_paths(&at);
     let y = xy(Point::BRIDGE, flipped).1;
     a.set_line_path(segment((0.3, y), (18.7, y)).into());
-    a.set_road_path(links.roads.join(" ").into());
-    a.set_rail_path(links.rails.join(" ").into());
-    a.set_rail_dashes(links.rail_dashes.join(" ").into());
+    a.set_routes(Routes {
+        roads: links.roads.join(" ").into(),
+        rails: links.rails.join(" ").into(),
+        rail_dashes: links.rail_dashes.join(" ").into(),
+    });
     a.set_sea_path(links.sea.join(" ").into());
     a.set_landing_path(landings.join(" ").into());
     a.set_flight_path(dashed(&m.flights, &at, 0.1, 0.35).into());

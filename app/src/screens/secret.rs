@@ -40,9 +40,11 @@ pub(crate) trait SecretGame:
 }
 
 /// The [`GameScreen`] items every game with secrets answers the same way, for its
-/// `impl GameScreen` block.
+/// `impl GameScreen` block: `secret_screen!(its screen, the cell type of its board)`.
 macro_rules! secret_screen {
-    () => {
+    ($screen:expr, $cell:ty) => {
+        type Board = super::session::BoardModel<$cell>;
+        const SCREEN: qiguan_ui::Screen = $screen;
         type Spot = <Self as qiguan_core::deploy::Deploys>::Point;
         type Draft = <Self as qiguan_core::deploy::Deploys>::Deployment;
         type Shown = <Self as qiguan_core::deploy::Deploys>::Seen;
