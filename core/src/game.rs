@@ -387,3 +387,22 @@ pub trait Rules: Sized + Clone + Debug {
         }
     }
 }
+
+/// A game's computer player. It decides from its seat's view only, as a person would, so that
+/// the authority can run it without showing it anything more.
+pub trait Computer: Rules {
+    /// The computer's action in `seat` (a move, a deployment or a roll), or `None` when the
+    /// seat has nothing to do. `seed` breaks ties and gives weaker players their whims; the
+    /// authority supplies it and records the result like any move.
+    fn computer_move(
+        view: &Self::View,
+        seat: Seat,
+        options: &Self::Options,
+        strength: crate::Strength,
+        seed: u64,
+    ) -> Option<Self::Move>;
+    /// Whether the computer in `seat` accepts the draw offered to it.
+    fn accepts_draw(_view: &Self::View, _seat: Seat) -> bool {
+        false
+    }
+}

@@ -75,8 +75,8 @@ pub mod xiangqi;
 pub use action::Action;
 pub use any::AnyMatch;
 pub use game::{
-    Actor, Audience, EndReason, GameKind, GameResult, IllegalMove, Outcome, Rules, SetupError,
-    ToAct, Told, Viewer,
+    Actor, Audience, Computer, EndReason, GameKind, GameResult, IllegalMove, Outcome, Rules,
+    SetupError, ToAct, Told, Viewer,
 };
 pub use matches::{
     ActionError, DrawOffer, Match, MatchEvent, MatchView, seeded_pick, uniform_index,

@@ -17,12 +17,12 @@ use crate::ctx::Ctx;
 use qiguan_core::aeroplane::board::{
     CROSSING, Colour, GOAL, HOME_TURN, PLANES, SHORTCUT, SHORTCUT_END, Spot,
 };
-use qiguan_core::aeroplane::bot::{self, Strength};
 use qiguan_core::aeroplane::{
     Aeroplane, AeroplaneEvent, AeroplaneMove, AeroplaneOptions, AeroplaneView, LaunchRule,
     MoveKind, Phase, Plan, ThreeSixes,
 };
 use qiguan_core::{Action, Actor, GameResult, Match, MatchEvent, Record, Rules, Seat, ToAct, Told};
+use qiguan_core::{Computer, Strength};
 use qiguan_ui::{
     AeroCell, AeroChoice, AeroPlane, AeroSeat, AeroplaneAdapter, AeroplaneRules, AppWindow, Screen,
 };
@@ -163,10 +163,11 @@ impl GameScreen for Aeroplane {
     fn computer_move(
         view: &AeroplaneView,
         seat: Seat,
-        _: &AeroplaneOptions,
+        options: &AeroplaneOptions,
         strength: Strength,
     ) -> Option<AeroplaneMove> {
-        bot::choose(view, seat, strength, crate::random::random_seed())
+        let seed = crate::random::random_seed();
+        <Aeroplane as Computer>::computer_move(view, seat, options, strength, seed)
     }
 
     fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Aeroplane>, _: &AeroplaneView) {

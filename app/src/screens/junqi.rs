@@ -15,9 +15,7 @@ use super::session::{self, GameScreen, Session};
 use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::random::random_seed;
-use qiguan_core::Strength;
 use qiguan_core::deploy::Deploys;
-use qiguan_core::junqi::bot;
 use qiguan_core::junqi::{
     Deployment, FlipColours, Junqi, JunqiEvent, JunqiMove, JunqiOptions, JunqiView, Point, Rank,
     Side, Visibility, graph,
@@ -65,19 +63,6 @@ impl GameScreen for Junqi {
             Visibility::Open => s.deploying(),
             Visibility::Flip => false,
         }
-    }
-
-    fn computer_accepts_draw(view: &JunqiView, seat: Seat) -> bool {
-        bot::accepts_draw(view, seat)
-    }
-
-    fn computer_move(
-        view: &JunqiView,
-        seat: Seat,
-        options: &JunqiOptions,
-        _: Strength,
-    ) -> Option<JunqiMove> {
-        bot::choose(view, seat, options, random_seed())
     }
 }
 

@@ -15,13 +15,12 @@ use super::secret::{BannerUi, SecretGame, secret_screen};
 use super::session::{self, GameScreen, Session};
 use crate::ctx::Ctx;
 use crate::random::random_seed;
-use qiguan_core::Strength;
 use qiguan_core::deploy::Deploys;
 use qiguan_core::deploy::Side;
 use qiguan_core::sealandair::state::side_of;
 use qiguan_core::sealandair::{
     Deployment, Kind, Label, Layer, Move, Point, SeaLandAir, SeaLandAirEvent, SeaLandAirMove,
-    SeaLandAirOptions, SeaLandAirView, SeenPlay, bot, map,
+    SeaLandAirOptions, SeaLandAirView, SeenPlay, map,
 };
 use qiguan_core::{Match, Seat};
 use qiguan_ui::{
@@ -47,19 +46,6 @@ impl GameScreen for SeaLandAir {
     /// Open mode has nothing left to hide once both have deployed.
     fn has_secrets(s: &Session<SeaLandAir>) -> bool {
         !s.options().open || s.deploying()
-    }
-
-    fn computer_accepts_draw(view: &SeaLandAirView, seat: Seat) -> bool {
-        bot::accepts_draw(view, seat)
-    }
-
-    fn computer_move(
-        view: &SeaLandAirView,
-        seat: Seat,
-        _: &SeaLandAirOptions,
-        _: Strength,
-    ) -> Option<SeaLandAirMove> {
-        bot::choose(view, seat, random_seed())
     }
 }
 

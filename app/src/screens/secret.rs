@@ -73,6 +73,20 @@ macro_rules! secret_screen {
         fn arrange(ctx: &Rc<Ctx>, what: super::session::Arrange) {
             super::secret::arrange::<Self>(ctx, what);
         }
+
+        fn computer_accepts_draw(view: &Self::View, seat: qiguan_core::Seat) -> bool {
+            <Self as qiguan_core::Computer>::accepts_draw(view, seat)
+        }
+
+        fn computer_move(
+            view: &Self::View,
+            seat: qiguan_core::Seat,
+            options: &Self::Options,
+            strength: qiguan_core::Strength,
+        ) -> Option<Self::Move> {
+            let seed = crate::random::random_seed();
+            <Self as qiguan_core::Computer>::computer_move(view, seat, options, strength, seed)
+        }
     };
 }
 pub(crate) use secret_screen;

@@ -122,3 +122,15 @@ fn evaluate(table: &Table, options: &AeroplaneOptions, seat: Seat) -> i64 {
     }
     mine * 100 - others * 100 / (seats as i64 - 1).max(1) - risk
 }
+
+impl crate::Computer for super::Aeroplane {
+    fn computer_move(
+        view: &Self::View,
+        seat: Seat,
+        _: &Self::Options,
+        strength: Strength,
+        seed: u64,
+    ) -> Option<Self::Move> {
+        choose(view, seat, strength, seed)
+    }
+}

@@ -263,3 +263,19 @@ fn threatened(
             })
     })
 }
+
+impl crate::Computer for super::Junqi {
+    fn computer_move(
+        view: &Self::View,
+        seat: Seat,
+        options: &Self::Options,
+        _: crate::Strength,
+        seed: u64,
+    ) -> Option<Self::Move> {
+        choose(view, seat, options, seed)
+    }
+
+    fn accepts_draw(view: &Self::View, seat: Seat) -> bool {
+        accepts_draw(view, seat)
+    }
+}

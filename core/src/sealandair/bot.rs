@@ -196,6 +196,22 @@ fn positional(board: &Board, known: &[Option<Kind>], side: Side, me: Piece, m: M
     }
 }
 
+impl crate::Computer for super::SeaLandAir {
+    fn computer_move(
+        view: &Self::View,
+        seat: Seat,
+        _: &Self::Options,
+        _: crate::Strength,
+        seed: u64,
+    ) -> Option<Self::Move> {
+        choose(view, seat, seed)
+    }
+
+    fn accepts_draw(view: &Self::View, seat: Seat) -> bool {
+        accepts_draw(view, seat)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
