@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{aeroplane_drive, all, latest_game, press, start, stored_actions};
+use common::{aeroplane_drive, all, latest_game, press, result_code, start, stored_actions};
 use qiguan_app::App;
 use qiguan_app::settings::Language;
 use qiguan_app::store::GameId;
@@ -206,7 +206,7 @@ fn back_from_the_history_after_a_restart(dir: &Path, order: &[i32]) {
     h.invoke_filters_changed();
     let row = h.get_rows().row_data(0).unwrap();
     // In three seats, seat i flies colour i (red, yellow, blue).
-    assert_eq!(row.result, format!("first:{}", order[0]));
+    assert_eq!(result_code(&row.outcome), format!("win:{}", order[0]));
     h.invoke_open(id.0 as i32);
     assert_eq!(ui.global::<Nav>().get_screen(), Screen::Aeroplane);
     let a = ui.global::<AeroplaneAdapter>();

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{all, one, point, press, start};
+use common::{all, one, point, press, result_code, start};
 use qiguan_app::App;
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{HistoryAdapter, Nav, ReplayAdapter, Screen};
@@ -71,7 +71,7 @@ fn import_and_export(app: &App) {
         (0, 4),
         "an import opens at the start"
     );
-    assert_eq!(replay.get_result(), "win:1");
+    assert_eq!(result_code(&replay.get_outcome()), "win:1");
     press(app, "End");
     assert!(point(app, "h10").contains("black 车"));
 

@@ -24,7 +24,8 @@ use qiguan_core::aeroplane::{
 use qiguan_core::{Action, Actor, GameResult, Match, MatchEvent, Record, Rules, Seat, ToAct, Told};
 use qiguan_core::{Computer, Strength};
 use qiguan_ui::{
-    AeroCell, AeroChoice, AeroPlane, AeroSeat, AeroplaneAdapter, AeroplaneRules, AppWindow, Screen,
+    AeroCell, AeroChoice, AeroPlane, AeroSeat, AeroplaneAdapter, AeroplaneRules, AppWindow,
+    GameOutcome, Screen,
 };
 use slint::{ComponentHandle, ModelRc, VecModel};
 use std::cell::{Cell, RefCell};
@@ -57,23 +58,17 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
 };
 
 /// Seats are named by colour, which depends on how many play: a list row gets the first
-/// place's colour (`first:2`) and the colour to move.
-fn row_codes(result: String, to_move: i32, seats: usize) -> (String, i32) {
+/// place's colour as its winner, and the colour to move.
+fn row_codes(outcome: GameOutcome, to_move: i32, seats: usize) -> (GameOutcome, i32) {
     let colours = qiguan_core::aeroplane::board::colours(seats);
-    let colour_of = |seat: usize| colours.get(seat).map(|c| c.index());
-    let first = result
-        .strip_prefix("rank:")
-        .and_then(|order| order.split(',').next())
-        .and_then(|seat| seat.parse::<usize>().ok())
-        .and_then(colour_of);
-    let to_move = usize::try_from(to_move)
-        .ok()
-        .and_then(colour_of)
-        .map_or(-1, |c| c as i32);
-    match first {
-        Some(first) => (format!("first:{first}"), to_move),
-        None => (result, to_move),
-    }
+    let colour_of = |seat: i32| {
+        usize::try_from(seat)
+            .ok()
+            .and_then(|s| colours.get(s))
+            .map_or(-1, |c| c.index() as i32)
+    };
+    let winner = colour_of(outcome.winner);
+    (GameOutcome { winner, ..outcome }, colour_of(to_move))
 }
 
 impl GameScreen for Aeroplane {

@@ -18,7 +18,6 @@ pub mod settings;
 pub mod xiangqi;
 
 use crate::ctx::Ctx;
-use qiguan_core::GameResult;
 use qiguan_ui::Nav;
 use slint::{ComponentHandle, Model, VecModel};
 use std::rc::{Rc, Weak};
@@ -99,22 +98,6 @@ pub(crate) fn sync<T: Clone + PartialEq + 'static>(model: &VecModel<T>, rows: Ve
 /// Shows a problem over the current screen.
 pub fn show_error(ctx: &Rc<Ctx>, text: &str) {
     ctx.ui().global::<Nav>().set_error(text.into());
-}
-
-/// Returns `win:0`, `win:1`, `draw` or empty, the codes the .slint texts know.
-pub fn result_code(result: Option<&GameResult>) -> String {
-    match result {
-        None => String::new(),
-        Some(GameResult::Win { winners }) => winners
-            .first()
-            .map(|s| format!("win:{}", s.index()))
-            .unwrap_or_default(),
-        Some(GameResult::Draw) => "draw".into(),
-        Some(GameResult::Ranking { order }) => order
-            .first()
-            .map(|s| format!("win:{}", s.index()))
-            .unwrap_or_default(),
-    }
 }
 
 /// Wraps a handler so that it holds the context weakly (the window owns the handlers, the

@@ -8,7 +8,7 @@ use crate::ctx::{Ctx, Sessions};
 use crate::store::{GameId, StoreError};
 use qiguan_core::Strength;
 use qiguan_core::{GameKind, Record};
-use qiguan_ui::{AppWindow, Screen};
+use qiguan_ui::{AppWindow, GameOutcome, Screen};
 use slint::ComponentHandle;
 use std::any::Any;
 use std::rc::Rc;
@@ -42,9 +42,9 @@ pub(crate) struct GameEntry {
     /// Reads a game pasted in the game's own notation (PGN, FEN) into a record and its
     /// players' names, for the history's import; `None` for a game with no notation to import.
     pub import: Option<Importer>,
-    /// The codes a list row shows for a result (`win:1`, `rank:2,0,1`) and the seat to move,
-    /// where the game names seats otherwise than by their number (by colour).
-    pub row_codes: fn(result: String, to_move: i32, seats: usize) -> (String, i32),
+    /// How a list row names the winner and the seat to move, where the game names seats
+    /// otherwise than by their number (by colour).
+    pub row_codes: fn(outcome: GameOutcome, to_move: i32, seats: usize) -> (GameOutcome, i32),
     /// What the players ask through the `GameSession` global (draw, resign, undo, review,
     /// hand-over) while its screen shows. Aeroplane chess, whose screen still keeps those
     /// controls on its own adapter, ignores it.

@@ -280,7 +280,7 @@ pub(crate) const fn entry<G: GameScreen>(connect: fn(&Rc<Ctx>)) -> GameEntry {
         online: online_choice::<G>,
         session_call: call::<G>,
         import: None,
-        row_codes: |result, to_move, _| (result, to_move),
+        row_codes: |outcome, to_move, _| (outcome, to_move),
     }
 }
 

@@ -683,8 +683,7 @@ fn online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
         date: "2026-11-22 09:30".into(),
         plies,
         mode: "correspondence".into(),
-        result: "".into(),
-        reason: "".into(),
+        outcome: Default::default(),
         to_move,
     };
     o.set_games(slint::ModelRc::new(slint::VecModel::from(vec![

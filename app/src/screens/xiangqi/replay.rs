@@ -123,8 +123,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     a.set_total(s.moves.len() as i32);
     a.set_game_id(s.id.0 as i32);
     a.set_players(players.into());
-    a.set_result(crate::screens::result_code(outcome.as_ref().map(|o| &o.result)).into());
-    a.set_reason(outcome.map(|o| o.reason.as_str()).unwrap_or("").into());
+    a.set_outcome(crate::screens::session::game_outcome(outcome.as_ref()));
     drop(guard);
     if a.get_show_export() {
         export(ctx);
