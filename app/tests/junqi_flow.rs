@@ -11,7 +11,7 @@ use qiguan_app::App;
 use qiguan_app::settings::Language;
 use qiguan_app::store::Store;
 use qiguan_app::ui::{Battle, BattleBanner, GamePhase, GameSession};
-use qiguan_app::ui::{HomeAdapter, JunqiAdapter, NewGameAdapter};
+use qiguan_app::ui::{HomeAdapter, JunqiAdapter, JunqiMode, NewGameAdapter};
 use slint::{ComponentHandle, Model};
 use std::path::Path;
 
@@ -234,7 +234,7 @@ fn flip_mode_against_the_computer_needs_no_hand_over() {
     let gs = app.window().global::<GameSession>();
     new_junqi(&app, 2, true);
     assert_eq!(gs.get_phase(), GamePhase::Play);
-    assert_eq!(j.get_mode(), "flip");
+    assert_eq!(j.get_mode(), JunqiMode::Flip);
     let actions = stored_actions(dir.path());
     assert_eq!(actions.len(), 1);
     assert!(actions[0].starts_with("deal:"), "this device dealt");

@@ -87,6 +87,7 @@ fn from_the_start_a_launch_a_jump_and_the_shortcut_flight() {
     assert_eq!(planes(&game, RED), [s(6), H, H, H]);
     let last = game.game().last_move().expect("moved");
     assert_eq!(last.stops, [s(2), s(6)]);
+    assert!(last.jumped() && !last.flew());
     assert_eq!(game.to_act(), ToAct::Seat(BLUE));
     // Blue rolls 3 with every plane in the hangar: no move, the turn passes by itself.
     turn(&mut game, 3, None);
@@ -104,6 +105,8 @@ fn from_the_start_a_launch_a_jump_and_the_shortcut_flight() {
         game.game().last_move().expect("moved").stops,
         [s(18), s(30), s(34)]
     );
+    let last = game.game().last_move().expect("moved");
+    assert!(last.flew() && last.jumped(), "a flight, then one jump");
     // Blue 6: plane 1 from its take-off point to step 6 (blue), jumps to 10, and rolls again;
     // 5 launches nothing (odd) but plane 1 moves 10 → 15.
     turn(&mut game, 6, Some("p1"));
@@ -398,4 +401,25 @@ fn moves_are_checked() {
         Aeroplane::start(&two_seats(), None).unwrap().seat_count(),
         2
     );
+}
+
+#[test]
+fn a_jump_that_ends_where_the_flight_ends_is_no_flight() {
+    // Red at 22 rolls 4: lands on red 26, jumps 4 to 30, the end of the shortcut, without
+    // having flown.
+    let mut game = start(two_seats(), vec![[s(22), H, H, H], [H, H, H, H]], RED);
+    turn(&mut game, 4, Some("p1"));
+    assert_eq!(planes(&game, RED), [s(30), H, H, H]);
+    let last = game.game().last_move().expect("moved");
+    assert_eq!(last.stops, [s(26), s(30)]);
+    assert!(last.jumped() && !last.flew());
+    // A walk onto the shortcut flies: 14 + 4 = 18, flies to 30, jumps to 34.
+    let mut game = start(two_seats(), vec![[s(14), H, H, H], [H, H, H, H]], RED);
+    turn(&mut game, 4, Some("p1"));
+    assert!(game.game().last_move().expect("moved").flew());
+    // A plain walk: 30 + 1 = 31.
+    let mut game = start(two_seats(), vec![[s(30), H, H, H], [H, H, H, H]], RED);
+    turn(&mut game, 1, Some("p1"));
+    let last = game.game().last_move().expect("moved");
+    assert!(!last.jumped() && !last.flew());
 }

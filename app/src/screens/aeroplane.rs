@@ -24,8 +24,8 @@ use qiguan_core::aeroplane::{
 use qiguan_core::{Action, Actor, GameResult, Match, MatchEvent, Record, Rules, Seat, ToAct, Told};
 use qiguan_core::{Computer, Strength};
 use qiguan_ui::{
-    AeroCell, AeroChoice, AeroPlane, AeroSeat, AeroplaneAdapter, AeroplaneRules, AppWindow,
-    GameOutcome, Screen,
+    AeroCell, AeroChoice, AeroEvent, AeroPlane, AeroSeat, AeroplaneAdapter, AeroplaneRules,
+    AppWindow, GameOutcome, Screen,
 };
 use slint::{ComponentHandle, ModelRc, VecModel};
 use std::cell::{Cell, RefCell};
@@ -35,7 +35,7 @@ use std::time::Duration;
 /// What the last action did, for the line under the die.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Happened {
-    code: &'static str,
+    event: AeroEvent,
     seat: Option<Seat>,
     count: usize,
 }
@@ -259,23 +259,23 @@ fn what_happened(told: &[Told<MatchEvent<AeroplaneEvent>>]) -> Option<Happened> 
                 can_move: false,
                 ..
             } => Happened {
-                code: "no-move",
+                event: AeroEvent::NoMove,
                 seat: Some(*seat),
                 count: 0,
             },
             AeroplaneEvent::Rolled { .. } => Happened::default(),
             AeroplaneEvent::ThreeSixes { seat, sent_back } => Happened {
-                code: "three-sixes",
+                event: AeroEvent::ThreeSixes,
                 seat: Some(*seat),
                 count: sent_back.len(),
             },
             AeroplaneEvent::Moved { plan } => Happened {
-                code: move_code(plan),
+                event: move_event(plan),
                 seat: Some(plan.seat),
                 count: plan.captured.len(),
             },
             AeroplaneEvent::Finished { seat, .. } => Happened {
-                code: "finished",
+                event: AeroEvent::Finished,
                 seat: Some(*seat),
                 count: 0,
             },
@@ -285,21 +285,18 @@ fn what_happened(told: &[Told<MatchEvent<AeroplaneEvent>>]) -> Option<Happened> 
     out
 }
 
-fn move_code(plan: &Plan) -> &'static str {
+/// What a move did, the most telling first: a capture, a flight, a jump (core says which).
+fn move_event(plan: &Plan) -> AeroEvent {
     if !plan.captured.is_empty() {
-        return "capture";
+        return AeroEvent::Capture;
     }
     match plan.kind {
-        MoveKind::Launch => "launch",
-        MoveKind::Blocked => "blocked",
-        MoveKind::Bounced => "bounce",
-        MoveKind::Walk
-            if plan.stops.contains(&Spot::Step(SHORTCUT_END)) && plan.stops.len() > 1 =>
-        {
-            "flight"
-        }
-        MoveKind::Walk if plan.stops.len() > 1 => "jump",
-        MoveKind::Walk => "move",
+        MoveKind::Launch => AeroEvent::Launch,
+        MoveKind::Blocked => AeroEvent::Blocked,
+        MoveKind::Bounced => AeroEvent::Bounce,
+        MoveKind::Walk if plan.flew() => AeroEvent::Flight,
+        MoveKind::Walk if plan.jumped() => AeroEvent::Jump,
+        MoveKind::Walk => AeroEvent::Move,
     }
 }
 
@@ -371,7 +368,7 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Aeroplane>) {
     a.set_can_roll(person.is_some() && state.phase() == Phase::Roll);
     a.set_choices(ModelRc::new(VecModel::from(choice_models(&choosing))));
     a.set_thinking(s.review.is_none() && s.computer_to_act().is_some());
-    a.set_event(happened.code.into());
+    a.set_event(happened.event);
     a.set_event_seat(happened.seat.map_or(-1, |s| s.index() as i32));
     a.set_event_count(happened.count as i32);
     a.set_sixes(i32::from(state.sixes()));
@@ -628,4 +625,36 @@ fn choice_models(choosing: &[(AeroplaneMove, Plan)]) -> Vec<AeroChoice> {
             to: plan.to().step().map_or(-1, i32::from),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{AeroEvent, MoveKind, Plan, Seat, Spot, move_event};
+    use qiguan_core::aeroplane::PlaneRef;
+
+    fn walk(stops: &[u8]) -> Plan {
+        Plan {
+            seat: Seat::FIRST,
+            planes: vec![0],
+            from: Spot::Step(stops[0].saturating_sub(4)),
+            stops: stops.iter().map(|&s| Spot::Step(s)).collect(),
+            captured: Vec::new(),
+            kind: MoveKind::Walk,
+        }
+    }
+
+    #[test]
+    fn the_line_under_the_die_names_what_core_says_the_move_did() {
+        assert_eq!(move_event(&walk(&[26, 30])), AeroEvent::Jump, "26 jumps to 30");
+        assert_eq!(move_event(&walk(&[18, 30, 34])), AeroEvent::Flight);
+        assert_eq!(move_event(&walk(&[14, 18, 30])), AeroEvent::Flight);
+        assert_eq!(move_event(&walk(&[2, 6])), AeroEvent::Jump);
+        assert_eq!(move_event(&walk(&[31])), AeroEvent::Move);
+        let mut capture = walk(&[18, 30]);
+        capture.captured.push(PlaneRef {
+            seat: Seat::SECOND,
+            plane: 1,
+        });
+        assert_eq!(move_event(&capture), AeroEvent::Capture, "a capture tells most");
+    }
 }

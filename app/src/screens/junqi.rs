@@ -21,7 +21,9 @@ use qiguan_core::junqi::{
     Side, Visibility, graph,
 };
 use qiguan_core::{Match, Seat};
-use qiguan_ui::{AppWindow, DeployIssue, JunqiAdapter, JunqiCell, JunqiRules, Routes, Screen};
+use qiguan_ui::{
+    AppWindow, DeployIssue, JunqiAdapter, JunqiCell, JunqiMode, JunqiRules, Routes, Screen,
+};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
 
@@ -213,14 +215,11 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Junqi>, view: &JunqiView) {
     let ui = ctx.ui();
     let a = ui.global::<JunqiAdapter>();
     a.set_cells(ModelRc::from(s.board.cells.clone()));
-    a.set_mode(
-        match options.visibility {
-            Visibility::Referee => "referee",
-            Visibility::Open => "open",
-            Visibility::Flip => "flip",
-        }
-        .into(),
-    );
+    a.set_mode(match options.visibility {
+        Visibility::Referee => JunqiMode::Referee,
+        Visibility::Open => JunqiMode::Open,
+        Visibility::Flip => JunqiMode::Flip,
+    });
     // The viewer's side at the bottom (flip mode: the viewer's colour once known).
     let north = s.side_of(s.viewer) == Some(Side::North);
     a.set_flipped(north);

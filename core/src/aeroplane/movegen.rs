@@ -48,6 +48,20 @@ impl Plan {
     pub fn to(&self) -> Spot {
         self.stops.last().copied().unwrap_or(self.from)
     }
+
+    /// Returns true if the planes flew the shortcut (from step 18 to 30) on this move. A jump
+    /// that happens to end on step 30 (from 26) is not a flight.
+    pub fn flew(&self) -> bool {
+        self.stops
+            .windows(2)
+            .any(|w| w == [Spot::Step(SHORTCUT), Spot::Step(SHORTCUT_END)])
+    }
+
+    /// Returns true if the planes jumped to the next square of their colour on this move
+    /// (besides any flight).
+    pub fn jumped(&self) -> bool {
+        self.kind == MoveKind::Walk && self.stops.len() > 1 + usize::from(self.flew())
+    }
 }
 
 /// How a move went, for what the board shows and says.
