@@ -6,7 +6,7 @@ use crate::settings::{Language, Settings, system_language};
 use crate::store::{DB_FILE, Store};
 use qiguan_ui::{AppWindow, Nav, Screen};
 use slint::ComponentHandle;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::rc::Rc;
 
 /// How the app starts.
@@ -128,6 +128,7 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
         options.data_dir,
         settings,
         screens::registry::sessions(),
+        |s| screens::rows::game_row(s, -1),
     ));
     screens::online::start(&ctx);
     screens::settings::apply_language(&settings);
@@ -186,23 +187,6 @@ pub fn run_with(options: AppOptions) -> i32 {
     }
 }
 
-/// Renames a damaged database (and its WAL files) aside, keeping it, so a new one can start.
-pub(crate) fn set_aside(db: &Path, now: i64) -> std::io::Result<PathBuf> {
-    let kept = db.with_extension(format!("sqlite.damaged-{now}"));
-    std::fs::rename(db, &kept)?;
-    for suffix in ["-wal", "-shm"] {
-        let mut side = db.as_os_str().to_owned();
-        side.push(suffix);
-        let side = PathBuf::from(side);
-        if side.exists() {
-            let mut to = kept.as_os_str().to_owned();
-            to.push(suffix);
-            std::fs::rename(&side, PathBuf::from(to))?;
-        }
-    }
-    Ok(kept)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,7 +217,7 @@ mod tests {
         let db = dir.path().join(DB_FILE);
         std::fs::write(&db, b"x").unwrap();
         std::fs::write(dir.path().join("qiguan.sqlite-wal"), b"w").unwrap();
-        let kept = set_aside(&db, 42).unwrap();
+        let kept = crate::store::set_aside(&db, 42).unwrap();
         assert_eq!(kept, dir.path().join("qiguan.sqlite.damaged-42"));
         assert_eq!(std::fs::read(&kept).unwrap(), b"x");
         assert!(dir.path().join("qiguan.sqlite.damaged-42-wal").exists());

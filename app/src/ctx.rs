@@ -2,7 +2,7 @@
 //! worker, and the sessions of the screens. It names no screen: each screen keeps its session in
 //! a slot of its own type, which the screens' registry creates ([`Sessions`]).
 
-use crate::history_model::HistoryModel;
+use crate::history_model::{HistoryModel, RowOf};
 use crate::settings::Settings;
 use crate::storage::GameStorage;
 use crate::store::{DB_FILE, Store, StoreError};
@@ -59,11 +59,12 @@ impl Ctx {
         data_dir: PathBuf,
         settings: Settings,
         sessions: Sessions,
+        rows: RowOf,
     ) -> Ctx {
         let store = Rc::new(RefCell::new(store));
         Ctx {
             ui,
-            history: Rc::new(HistoryModel::new(store.clone())),
+            history: Rc::new(HistoryModel::new(store.clone(), rows)),
             store,
             data_dir,
             settings: RefCell::new(settings),

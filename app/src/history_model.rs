@@ -3,7 +3,7 @@
 //! view, so that opening the history costs one indexed query, not one row per game.
 
 use crate::store::{GameId, GameSummary, HistoryFilter, Store};
-use qiguan_ui::{GameOutcome, GameRow, ResultKind};
+use qiguan_ui::GameRow;
 use slint::{Model, ModelNotify, ModelTracker};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -11,9 +11,13 @@ use std::rc::Rc;
 
 const PAGE: usize = 40;
 
+/// How a stored game shows as a row (the screens decide: see `screens::rows`).
+pub type RowOf = fn(&GameSummary) -> GameRow;
+
 /// The lazy history model.
 pub struct HistoryModel {
     store: Rc<RefCell<Option<Store>>>,
+    row: RowOf,
     ids: RefCell<Vec<GameId>>,
     pages: RefCell<HashMap<usize, Vec<GameRow>>>,
     notify: ModelNotify,
@@ -26,10 +30,11 @@ impl std::fmt::Debug for HistoryModel {
 }
 
 impl HistoryModel {
-    /// Creates an empty model over this store.
-    pub fn new(store: Rc<RefCell<Option<Store>>>) -> Self {
+    /// Creates an empty model over this store, showing each game as `row` makes it.
+    pub fn new(store: Rc<RefCell<Option<Store>>>, row: RowOf) -> Self {
         HistoryModel {
             store,
+            row,
             ids: RefCell::default(),
             pages: RefCell::default(),
             notify: ModelNotify::default(),
@@ -60,7 +65,7 @@ impl HistoryModel {
             return Vec::new();
         };
         match store.summaries(&ids) {
-            Ok(rows) => rows.iter().map(|s| game_row(s, -1)).collect(),
+            Ok(rows) => rows.iter().map(self.row).collect(),
             // A row that cannot be read shows as its number only; the history stays usable.
             Err(_) => ids
                 .iter()
@@ -94,87 +99,5 @@ impl Model for HistoryModel {
 
     fn model_tracker(&self) -> &dyn ModelTracker {
         &self.notify
-    }
-}
-
-/// Converts a stored summary to a list row; `to_move` is -1 when not known.
-pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
-    let players = if s.players.iter().any(|n| !n.is_empty()) {
-        let names: Vec<&str> = s
-            .players
-            .iter()
-            .map(|n| if n.is_empty() { "?" } else { n.as_str() })
-            .collect();
-        names.join(" – ")
-    } else {
-        String::new()
-    };
-    let entry = crate::screens::registry::entry(s.kind);
-    let stored = stored_outcome(s.result.as_deref(), s.reason.as_deref());
-    let (outcome, to_move) = (entry.row_codes)(stored, to_move, s.players.len());
-    GameRow {
-        id: s.id.0 as i32,
-        game: s.kind.as_str().into(),
-        players: players.into(),
-        date: format_date(s.updated_at).into(),
-        plies: s.moves as i32,
-        mode: s.mode.as_str().into(),
-        outcome,
-        to_move,
-    }
-}
-
-/// A stored result (`win:1`, `draw`, `rank:2,0,1`, none while unfinished) as the screens
-/// take it: the winner is the first place of a ranking; a code this version cannot read
-/// shows as unfinished rather than as a made-up winner.
-pub(crate) fn stored_outcome(result: Option<&str>, reason: Option<&str>) -> GameOutcome {
-    let first = |seats: &str| seats.split(',').next().and_then(|s| s.parse().ok());
-    let (kind, winner) = match result {
-        Some("draw") => (ResultKind::Draw, -1),
-        Some(r) => match r.split_once(':') {
-            Some(("win" | "rank", seats)) => match first(seats) {
-                Some(seat) => (ResultKind::Win, seat),
-                None => (ResultKind::Unfinished, -1),
-            },
-            _ => (ResultKind::Unfinished, -1),
-        },
-        None => (ResultKind::Unfinished, -1),
-    };
-    GameOutcome {
-        kind,
-        winner,
-        reason: reason.unwrap_or_default().into(),
-    }
-}
-
-/// Formats a Unix-millisecond time in local time, `2026-11-22 14:05`.
-pub fn format_date(ms: i64) -> String {
-    use chrono::TimeZone;
-    match chrono::Local.timestamp_millis_opt(ms).single() {
-        Some(t) => t.format("%Y-%m-%d %H:%M").to_string(),
-        None => String::new(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::stored_outcome;
-    use qiguan_ui::ResultKind;
-
-    #[test]
-    fn stored_results_become_typed_outcomes() {
-        let o = stored_outcome(Some("win:1"), Some("checkmate"));
-        assert_eq!(
-            (o.kind, o.winner, o.reason.as_str()),
-            (ResultKind::Win, 1, "checkmate")
-        );
-        let o = stored_outcome(Some("rank:2,0,1"), None);
-        assert_eq!((o.kind, o.winner), (ResultKind::Win, 2), "first place wins");
-        let o = stored_outcome(Some("draw"), Some("agreement"));
-        assert_eq!((o.kind, o.winner), (ResultKind::Draw, -1));
-        for unfinished in [None, Some("garbage"), Some("win:x")] {
-            let o = stored_outcome(unfinished, None);
-            assert_eq!(o.kind, ResultKind::Unfinished, "{unfinished:?}");
-        }
     }
 }

@@ -645,7 +645,11 @@ mod tests {
 
     #[test]
     fn the_line_under_the_die_names_what_core_says_the_move_did() {
-        assert_eq!(move_event(&walk(&[26, 30])), AeroEvent::Jump, "26 jumps to 30");
+        assert_eq!(
+            move_event(&walk(&[26, 30])),
+            AeroEvent::Jump,
+            "26 jumps to 30"
+        );
         assert_eq!(move_event(&walk(&[18, 30, 34])), AeroEvent::Flight);
         assert_eq!(move_event(&walk(&[14, 18, 30])), AeroEvent::Flight);
         assert_eq!(move_event(&walk(&[2, 6])), AeroEvent::Jump);
@@ -655,6 +659,10 @@ mod tests {
             seat: Seat::SECOND,
             plane: 1,
         });
-        assert_eq!(move_event(&capture), AeroEvent::Capture, "a capture tells most");
+        assert_eq!(
+            move_event(&capture),
+            AeroEvent::Capture,
+            "a capture tells most"
+        );
     }
 }

@@ -1,8 +1,8 @@
 //! The screen shown when the history cannot be opened: says why, writes nothing.
 
 use super::handler0;
-use crate::app::set_aside;
 use crate::ctx::Ctx;
+use crate::store::set_aside;
 use crate::store::{DB_FILE, Store, StoreError};
 use qiguan_ui::{FailureAdapter, Nav, Screen};
 use slint::ComponentHandle;

@@ -1,8 +1,8 @@
 //! Home: games to start, unfinished games to continue.
 
+use super::rows::game_row;
 use super::{handler, handler0};
 use crate::ctx::Ctx;
-use crate::history_model::game_row;
 use crate::store::{GameId, StoredGame, replay};
 use qiguan_core::ToAct;
 use qiguan_ui::{GameRow, HomeAdapter, Screen};

@@ -11,6 +11,7 @@ pub mod nav;
 pub mod new_game;
 pub mod online;
 pub mod registry;
+pub mod rows;
 pub mod sealandair;
 pub mod secret;
 pub mod session;

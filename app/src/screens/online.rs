@@ -1,8 +1,8 @@
 //! Correspondence: create, invite, join, the list of games; and the sync worker's reports.
 
+use super::rows::game_row;
 use super::{handler, handler0};
 use crate::ctx::Ctx;
-use crate::history_model::game_row;
 use crate::online::{Command, Event, Worker};
 use crate::store::GameId;
 use qiguan_ui::{GameRow, OnlineAdapter, Screen};

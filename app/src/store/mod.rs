@@ -718,6 +718,23 @@ pub fn replay(game: &StoredGame) -> Result<AnyMatch, StoreError> {
     })
 }
 
+/// Renames a damaged database (and its WAL files) aside, keeping it, so a new one can start.
+pub fn set_aside(db: &Path, now: i64) -> std::io::Result<PathBuf> {
+    let kept = db.with_extension(format!("sqlite.damaged-{now}"));
+    std::fs::rename(db, &kept)?;
+    for suffix in ["-wal", "-shm"] {
+        let mut side = db.as_os_str().to_owned();
+        side.push(suffix);
+        let side = PathBuf::from(side);
+        if side.exists() {
+            let mut to = kept.as_os_str().to_owned();
+            to.push(suffix);
+            std::fs::rename(&side, PathBuf::from(to))?;
+        }
+    }
+    Ok(kept)
+}
+
 #[cfg(test)]
 mod tests;
 

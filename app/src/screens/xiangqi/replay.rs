@@ -2,7 +2,7 @@
 
 use super::view::{self, Marks, check_square, move_rows};
 use crate::ctx::Ctx;
-use crate::history_model::format_date;
+use crate::screens::rows::format_date;
 use crate::screens::sync;
 use crate::screens::{handler, handler0};
 use crate::settings::Orientation;

@@ -1,0 +1,87 @@
+//! How a stored game shows as a row of the home, history and correspondence lists: its
+//! players, date, result and the seat to move, named as its game names them (the registry).
+
+use crate::store::GameSummary;
+use qiguan_ui::{GameOutcome, GameRow, ResultKind};
+
+/// Converts a stored summary to a list row; `to_move` is -1 when not known.
+pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
+    let players = if s.players.iter().any(|n| !n.is_empty()) {
+        let names: Vec<&str> = s
+            .players
+            .iter()
+            .map(|n| if n.is_empty() { "?" } else { n.as_str() })
+            .collect();
+        names.join(" – ")
+    } else {
+        String::new()
+    };
+    let entry = super::registry::entry(s.kind);
+    let stored = stored_outcome(s.result.as_deref(), s.reason.as_deref());
+    let (outcome, to_move) = (entry.row_codes)(stored, to_move, s.players.len());
+    GameRow {
+        id: s.id.0 as i32,
+        game: s.kind.as_str().into(),
+        players: players.into(),
+        date: format_date(s.updated_at).into(),
+        plies: s.moves as i32,
+        mode: s.mode.as_str().into(),
+        outcome,
+        to_move,
+    }
+}
+
+/// A stored result (`win:1`, `draw`, `rank:2,0,1`, none while unfinished) as the screens
+/// take it: the winner is the first place of a ranking; a code this version cannot read
+/// shows as unfinished rather than as a made-up winner.
+pub(crate) fn stored_outcome(result: Option<&str>, reason: Option<&str>) -> GameOutcome {
+    let first = |seats: &str| seats.split(',').next().and_then(|s| s.parse().ok());
+    let (kind, winner) = match result {
+        Some("draw") => (ResultKind::Draw, -1),
+        Some(r) => match r.split_once(':') {
+            Some(("win" | "rank", seats)) => match first(seats) {
+                Some(seat) => (ResultKind::Win, seat),
+                None => (ResultKind::Unfinished, -1),
+            },
+            _ => (ResultKind::Unfinished, -1),
+        },
+        None => (ResultKind::Unfinished, -1),
+    };
+    GameOutcome {
+        kind,
+        winner,
+        reason: reason.unwrap_or_default().into(),
+    }
+}
+
+/// Formats a Unix-millisecond time in local time, `2026-11-22 14:05`.
+pub fn format_date(ms: i64) -> String {
+    use chrono::TimeZone;
+    match chrono::Local.timestamp_millis_opt(ms).single() {
+        Some(t) => t.format("%Y-%m-%d %H:%M").to_string(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stored_outcome;
+    use qiguan_ui::ResultKind;
+
+    #[test]
+    fn stored_results_become_typed_outcomes() {
+        let o = stored_outcome(Some("win:1"), Some("checkmate"));
+        assert_eq!(
+            (o.kind, o.winner, o.reason.as_str()),
+            (ResultKind::Win, 1, "checkmate")
+        );
+        let o = stored_outcome(Some("rank:2,0,1"), None);
+        assert_eq!((o.kind, o.winner), (ResultKind::Win, 2), "first place wins");
+        let o = stored_outcome(Some("draw"), Some("agreement"));
+        assert_eq!((o.kind, o.winner), (ResultKind::Draw, -1));
+        for unfinished in [None, Some("garbage"), Some("win:x")] {
+            let o = stored_outcome(unfinished, None);
+            assert_eq!(o.kind, ResultKind::Unfinished, "{unfinished:?}");
+        }
+    }
+}
