@@ -115,6 +115,8 @@ fn mate_in_five(app: &App) {
     press(app, "See the board");
     assert!(all(app, "Checkmate").is_empty());
     assert!(one(app, "Red won · Checkmate").is_valid());
+    // Nothing reopens the finished game: no undo.
+    assert!(all(app, "Undo").is_empty(), "undo after checkmate");
     // The board no longer takes moves.
     click(app, "e4");
     assert!(targets(app).is_empty());

@@ -238,11 +238,13 @@ impl<G: GameScreen> Session<G> {
         self.seats().find(|&seat| open_table && can(seat))
     }
 
-    /// Whether the last action may be taken back: two people at one device, nothing hidden.
+    /// Whether the last action may be taken back: two people at one device, nothing hidden,
+    /// the game not over (taking back the winning move would reopen a finished game).
     pub fn can_undo(&self) -> bool {
         G::UNDO
             && self.remote.is_none()
             && self.review.is_none()
+            && self.outcome().is_none()
             && self.local().is_some_and(|g| !g.actions().is_empty())
     }
 

@@ -194,3 +194,13 @@ fn the_sync_line_is_typed() {
     assert_eq!(hidden::sync_line(false, 1), SyncLine::Offline);
     assert_eq!(hidden::sync_line(false, 0), SyncLine::OfflineIdle);
 }
+
+#[test]
+fn a_finished_game_offers_no_undo() {
+    let s = xiangqi(&["b3b5", "a7a6", "b5c5"]);
+    assert!(s.can_undo(), "a game in play at one device may take back");
+    let s = xiangqi(&["b3b5", "a7a6", "b5c5", "f10e9", "c5c10"]);
+    assert!(s.outcome().is_some(), "checkmate");
+    assert!(!s.can_undo(), "undo would reopen a finished game");
+    assert!(!session_ui(&s).can_undo);
+}
