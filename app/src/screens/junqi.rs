@@ -220,16 +220,28 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Junqi>, view: &JunqiView) {
         Visibility::Open => JunqiMode::Open,
         Visibility::Flip => JunqiMode::Flip,
     });
-    // The viewer's side at the bottom (flip mode: the viewer's colour once known).
-    let north = s.side_of(s.viewer) == Some(Side::North);
+    let north = north_at_bottom(s);
     a.set_flipped(north);
     let bottom = if north { Side::North } else { Side::South };
-    a.set_bottom_seat(s.seat_of_side(bottom).unwrap_or(s.viewer).index() as i32);
+    // Before flip mode's colours are known, the seat bars stay put too.
+    let undecided = match options.visibility {
+        Visibility::Flip => s.fixed_seat().unwrap_or(Seat::FIRST),
+        _ => s.viewer,
+    };
+    a.set_bottom_seat(s.seat_of_side(bottom).unwrap_or(undecided).index() as i32);
     a.set_quiet_left(options.quiet_limit() as i32 - view.quiet_plies as i32);
     a.set_classics(strings(qiguan_core::junqi::deployment::classic_names()));
     a.set_saved_layouts(strings(
         saved_layouts(ctx).iter().map(|(name, _)| name.as_str()),
     ));
+}
+
+/// Whether the board is drawn turned, North at the bottom: the viewer's side at the bottom,
+/// except in flip mode, where the board stays still. There the pieces lie mixed over the whole
+/// board and nothing is hidden between the players, so turning it after every move (or when
+/// the first flip decides the colours) would only make the piece just turned jump across.
+pub(crate) fn north_at_bottom(s: &Session<Junqi>) -> bool {
+    s.options().visibility != Visibility::Flip && s.side_of(s.viewer) == Some(Side::North)
 }
 
 fn strings<'a>(names: impl Iterator<Item = &'a str>) -> ModelRc<SharedString> {

@@ -204,3 +204,36 @@ fn a_finished_game_offers_no_undo() {
     assert!(!s.can_undo(), "undo would reopen a finished game");
     assert!(!session_ui(&s).can_undo);
 }
+
+#[test]
+fn the_flip_mode_board_stays_still_while_the_referee_board_turns_to_the_viewer() {
+    use crate::screens::junqi::north_at_bottom;
+    use qiguan_core::deploy::Side;
+    let mut s = junqi(Visibility::Flip, None);
+    settle_viewer(&mut s, true);
+    let mut north_viewed = false;
+    for _ in 0..12 {
+        let ToAct::Seat(seat) = s.to_act() else {
+            break;
+        };
+        let action = match &s.source {
+            Source::Local(game) => game.legal_actions(Actor::Seat(seat))[0].clone(),
+            Source::Remote(_) => unreachable!(),
+        };
+        if let Source::Local(game) = &mut s.source {
+            game.apply(Actor::Seat(seat), &action).expect("legal");
+        }
+        settle_viewer(&mut s, false);
+        north_viewed |= s.side_of(s.viewer) == Some(Side::North);
+        assert!(!north_at_bottom(&s), "flip mode turned the board");
+    }
+    assert!(north_viewed, "the North player had the view at some point");
+
+    let mut s = junqi(Visibility::Referee, None);
+    s.viewer = Seat::SECOND;
+    assert_eq!(
+        north_at_bottom(&s),
+        s.side_of(Seat::SECOND) == Some(Side::North),
+        "referee mode: the viewer's side at the bottom"
+    );
+}
