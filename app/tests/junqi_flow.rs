@@ -6,11 +6,11 @@
 
 mod common;
 
-use common::{deployment, jq_tap, point, result_code, start, stored_actions};
+use common::{all, deployment, jq_tap, news, one, point, result_code, start, stored_actions};
 use qiguan_app::App;
 use qiguan_app::settings::Language;
 use qiguan_app::store::Store;
-use qiguan_app::ui::{Battle, BattleBanner, GamePhase, GameSession};
+use qiguan_app::ui::{Battle, GamePhase, GameSession};
 use qiguan_app::ui::{HomeAdapter, JunqiAdapter, JunqiMode, NewGameAdapter};
 use slint::{ComponentHandle, Model};
 use std::path::Path;
@@ -176,18 +176,20 @@ fn red_attacks_and_blue_learns_only_what_it_may(app: &App, dir: &Path) {
     assert_eq!(actions[2], "e5e6");
     assert_eq!(gs.get_phase(), GamePhase::Handover);
     assert!(seen(app).is_empty());
+    // Red learns how its attack ended before it passes the device; the card names no piece.
+    assert!(one(app, "e6: the attacker won").is_valid());
+    assert!(all(app, "营长").is_empty() && all(app, "连长").is_empty());
     gs.invoke_handover_done();
     assert_eq!(gs.get_viewer(), 1);
-    let banner = app.window().global::<BattleBanner>();
-    assert_eq!(banner.get_battle(), Battle::Won);
-    assert_eq!(banner.get_at(), "e6");
-    assert_eq!(
-        banner.get_attacker(),
-        "?",
-        "Blue does not learn what attacked"
+    let banner = news(app).pop().expect("news of the battle");
+    assert_eq!(banner.battle, Battle::Won);
+    assert_eq!(banner.at, "e6");
+    assert_eq!(banner.attacker, "?", "Blue does not learn what attacked");
+    assert_eq!(banner.defender, "连长");
+    assert!(
+        one(app, "e6: the attacker won").is_valid(),
+        "beside the board"
     );
-    assert_eq!(banner.get_defender(), "连长");
-    assert!(banner.get_visible());
     let red = names_of(app, "Red");
     assert_eq!(red.len(), 25);
     assert!(red.iter().all(|d| d.contains("unknown piece")), "{red:?}");
@@ -325,4 +327,37 @@ fn a_draw_offer_passes_with_the_device_and_the_computer_answers_its_own() {
     let actions = stored_actions(dir.path());
     assert_eq!(actions.last().map(String::as_str), Some("decline-draw"));
     assert_eq!(gs.get_phase(), GamePhase::Play);
+}
+
+#[test]
+fn an_attack_on_the_computer_is_told_even_after_its_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    let gs = app.window().global::<GameSession>();
+    new_junqi(&app, 0, true);
+    assert_eq!(gs.get_phase(), GamePhase::Deploy);
+    deployment(&app).invoke_ready();
+    assert_eq!(gs.get_phase(), GamePhase::Play);
+    assert_eq!(gs.get_to_move(), 0);
+    // Red's major on e5 attacks whatever the computer put on e6 (every post but the camps
+    // holds a piece); the computer answers at once.
+    jq_tap(&app, &["e5", "e6"]);
+    let actions = stored_actions(dir.path());
+    assert_eq!(actions[2], "e5e6");
+    assert_eq!(actions.len(), 4, "the computer answered: {actions:?}");
+    let news = news(&app);
+    assert!(!news.is_empty() && news.len() <= 2, "{news:?}");
+    assert_eq!(news[0].at, "e6", "Red's own attack comes first: {news:?}");
+    assert_eq!(news[0].attacker, "营长", "Red knows its own piece");
+    assert_ne!(news[0].battle, Battle::NothingToShow);
+    // Shown beside the board while Red plays on.
+    assert_eq!(gs.get_phase(), GamePhase::Play);
+    let said = match news[0].battle {
+        Battle::Won => "e6: the attacker won",
+        Battle::Lost => "e6: the attacker was removed",
+        Battle::Both => "e6: both pieces removed",
+        Battle::Flag => "e6: the flag is taken!",
+        other => panic!("{other:?}"),
+    };
+    assert!(!all(&app, said).is_empty(), "{said} is on screen");
 }

@@ -5,12 +5,12 @@
 mod common;
 
 use common::{
-    all, click, deployment, one, point, press, result_code, server, start, targets, until,
+    all, click, deployment, news, one, point, press, result_code, server, start, targets, until,
 };
 use qiguan_app::settings::Language;
 use qiguan_app::store::GameId;
 use qiguan_app::sync::Correspondence;
-use qiguan_app::ui::{BattleBanner, GamePhase, GameSession, Waiting};
+use qiguan_app::ui::{GamePhase, GameSession, Waiting};
 use qiguan_app::ui::{Nav, OnlineAdapter, Screen, SettingsAdapter};
 use slint::ComponentHandle;
 use std::time::Duration;
@@ -288,10 +288,10 @@ fn junqi_deploy_and_attack(app: &qiguan_app::App) {
     until(app, Duration::from_secs(5), || {
         gs.get_waiting() == Waiting::Turn && online.get_pending() == 0
     });
-    let banner = app.window().global::<BattleBanner>();
-    assert_eq!(banner.get_at(), "e6");
-    assert_eq!(banner.get_attacker(), "营长", "Red knows its own piece");
-    assert_eq!(banner.get_defender(), "?", "but not Blue's");
+    let banner = news(app).pop().expect("news of the battle");
+    assert_eq!(banner.at, "e6");
+    assert_eq!(banner.attacker, "营长", "Red knows its own piece");
+    assert_eq!(banner.defender, "?", "but not Blue's");
 }
 
 /// Blue's move arrives; Red offers a draw (shown at once, sent), and Blue accepts.

@@ -75,7 +75,6 @@ impl GameScreen for Aeroplane {
     type Board = AeroplaneModels;
     type Spot = ();
     type Draft = ();
-    type Shown = ();
     const SCREEN: Screen = Screen::Aeroplane;
     const COMPUTER_PAUSE: Option<Duration> = Some(Duration::from_millis(700));
 

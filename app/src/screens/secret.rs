@@ -8,19 +8,14 @@ use crate::ctx::Ctx;
 use qiguan_core::deploy::Side;
 use qiguan_core::deploy::{Deploys, Fight};
 use qiguan_core::{Action, Seat};
-use qiguan_ui::{Battle, BattleBanner, DeployIssue, Deployment, GamePhase};
+use qiguan_ui::{Battle, BattleBanner, BattleNews, DeployIssue, Deployment};
 use slint::{ComponentHandle, ModelRc, VecModel};
 use std::rc::Rc;
 
 /// What a game with secrets brings beyond [`GameScreen`]: its session's taps select its points
 /// and arrange its deployment.
 pub(crate) trait SecretGame:
-    Deploys
-    + GameScreen<
-        Spot = <Self as Deploys>::Point,
-        Draft = <Self as Deploys>::Deployment,
-        Shown = <Self as Deploys>::Seen,
-    >
+    Deploys + GameScreen<Spot = <Self as Deploys>::Point, Draft = <Self as Deploys>::Deployment>
 {
     /// A tap at `p` in play: the move it completes, if any (else it changes the selection).
     fn tap_play(session: &mut Session<Self>, p: Self::Point) -> Option<Self::Move>;
@@ -47,7 +42,6 @@ macro_rules! secret_screen {
         const SCREEN: qiguan_ui::Screen = $screen;
         type Spot = <Self as qiguan_core::deploy::Deploys>::Point;
         type Draft = <Self as qiguan_core::deploy::Deploys>::Deployment;
-        type Shown = <Self as qiguan_core::deploy::Deploys>::Seen;
         const HIDES_PIECES: bool = true;
 
         fn tap(_: &Rc<Ctx>, s: &mut Session<Self>, index: i32) -> Option<Self::Move> {
@@ -258,28 +252,41 @@ impl From<Fight> for BannerUi {
     }
 }
 
-/// Sets the banner, and raises it when the last play differs from the last one shown to this
-/// viewer (a new action, or the other player's view of it after a hand-over).
+/// The news of the last plays for the viewer, oldest first: its own play when the computer
+/// answered it at once (so that an attacker always learns how its attack ended), then the
+/// last play. Nothing in review.
+pub(crate) fn news<G: SecretGame>(s: &Session<G>, view: &G::View) -> Vec<BannerUi> {
+    if s.review.is_some() {
+        return Vec::new();
+    }
+    let mut news = Vec::new();
+    if let Some((seat, before)) = &s.before_reply
+        && *seat == s.viewer
+        && G::last_play(before) != G::last_play(view)
+    {
+        news.push(G::banner(s, before));
+    }
+    news.push(G::banner(s, view));
+    news.retain(BannerUi::has_news);
+    news
+}
+
 fn push_banner<G: SecretGame>(a: &BattleBanner<'_>, s: &Session<G>, view: &G::View) {
-    let banner = if s.review.is_some() {
-        BannerUi::default()
-    } else {
-        G::banner(s, view)
-    };
-    a.set_battle(banner.battle);
-    a.set_at(banner.at.as_str().into());
-    a.set_attacker(banner.attacker.as_str().into());
-    a.set_defender(banner.defender.as_str().into());
-    a.set_attacker_colour(banner.attacker_colour);
-    a.set_turned_up(banner.turned_up.as_str().into());
-    a.set_turned_up_colour(banner.turned_up_colour);
-    a.set_spotted(banner.spotted);
-    let may_show = matches!(s.phase(), GamePhase::Play | GamePhase::Over) && s.review.is_none();
-    if may_show && let Some(last) = G::last_play(view) {
-        let key = (s.viewer, last.clone());
-        if s.shown.borrow().as_ref() != Some(&key) {
-            *s.shown.borrow_mut() = Some(key);
-            a.set_visible(banner.has_news());
+    let news: Vec<BattleNews> = news(s, view).into_iter().map(BattleNews::from).collect();
+    a.set_news(ModelRc::new(VecModel::from(news)));
+}
+
+impl From<BannerUi> for BattleNews {
+    fn from(b: BannerUi) -> BattleNews {
+        BattleNews {
+            battle: b.battle,
+            at: b.at.into(),
+            attacker: b.attacker.into(),
+            defender: b.defender.into(),
+            attacker_colour: b.attacker_colour,
+            turned_up: b.turned_up.into(),
+            turned_up_colour: b.turned_up_colour,
+            spotted: b.spotted,
         }
     }
 }

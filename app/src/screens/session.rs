@@ -37,8 +37,6 @@ pub(crate) trait GameScreen: Rules<View: DeserializeOwned> + Sized + 'static {
     type Spot: Copy + PartialEq + 'static;
     /// What a player arranges before play starts (a deployment).
     type Draft: Clone + 'static;
-    /// What tells one last play from another (a new one raises the banner over the board).
-    type Shown: Clone + PartialEq + 'static;
     /// The screen it is played on.
     const SCREEN: Screen;
     /// Pieces are hidden while the game runs; the end shows them all.
@@ -119,9 +117,9 @@ pub(crate) struct Session<G: GameScreen> {
     pub draft: Option<G::Draft>,
     /// In review: the number of actions shown.
     pub review: Option<usize>,
-    /// The last play whose banner has been shown, and to which seat (a new one shows when
-    /// either differs).
-    pub shown: RefCell<Option<(Seat, G::Shown)>>,
+    /// The viewer's view just before the computer answered its play (so the screen can still
+    /// tell what that play did), and whose view it was.
+    pub before_reply: Option<(Seat, G::View)>,
     pub board: G::Board,
     /// Paces the computer's actions and the moves made for a person.
     pub timer: Timer,
@@ -452,7 +450,7 @@ fn load<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId) -> Result<Session<G>, String> 
         selected: None,
         draft: None,
         review: None,
-        shown: RefCell::new(None),
+        before_reply: None,
         board: G::Board::default(),
         timer: Timer::default(),
     })
@@ -470,7 +468,7 @@ pub(crate) fn reload_if_open<G: GameScreen>(ctx: &Rc<Ctx>, ids: &[GameId]) {
     match load::<G>(ctx, id) {
         Ok(mut session) => {
             let was_over = old.outcome().is_some();
-            session.shown = old.shown;
+            session.before_reply = old.before_reply;
             session.draft = old.draft;
             session.selected = old.selected;
             session.board = old.board;
@@ -536,6 +534,7 @@ fn run_computer<G: GameScreen>(ctx: &Rc<Ctx>, s: &mut Session<G>) {
     if G::COMPUTER_PAUSE.is_some() {
         return;
     }
+    s.before_reply = s.computer_to_act().map(|_| (s.viewer, s.view()));
     for _ in 0..8 {
         if !computer_acts(ctx, s) {
             return;
@@ -744,6 +743,7 @@ fn undo<G: GameScreen>(ctx: &Rc<Ctx>) {
 }
 
 fn take_back<G: GameScreen>(ctx: &Rc<Ctx>, s: &mut Session<G>) -> Result<(), String> {
+    s.before_reply = None;
     let Some(game) = s.local() else {
         return Ok(());
     };

@@ -22,7 +22,7 @@ fn session<G: GameScreen>(game: Match<G>, computer: Option<Seat>) -> Session<G> 
         selected: None,
         draft: None,
         review: None,
-        shown: RefCell::new(None),
+        before_reply: None,
         board: Default::default(),
         timer: Timer::default(),
     }

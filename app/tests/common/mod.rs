@@ -6,7 +6,7 @@
 use i_slint_backend_testing::{ElementHandle, TestingBackend, TestingBackendOptions};
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{
-    Battle, BattleBanner, GameOutcome, GamePhase, GameRow, GameSession, HistoryAdapter,
+    Battle, BattleBanner, BattleNews, GameOutcome, GamePhase, GameRow, GameSession, HistoryAdapter,
     HomeAdapter, JunqiAdapter, Nav, OnlineAdapter, ReplayAdapter, ResultKind, Screen,
     SettingsAdapter, Waiting, XiangqiAdapter,
 };
@@ -15,6 +15,15 @@ use slint::ComponentHandle;
 use slint::Model;
 use std::path::Path;
 use std::time::{Duration, Instant};
+
+/// The news of the last plays beside the board, oldest first.
+pub fn news(app: &App) -> Vec<BattleNews> {
+    app.window()
+        .global::<BattleBanner>()
+        .get_news()
+        .iter()
+        .collect()
+}
 
 /// A game's result as short text for assertions: `win:0`, `win:1`, `draw`, or empty.
 pub fn result_code(outcome: &GameOutcome) -> String {
@@ -421,9 +430,10 @@ fn sealandair_against_the_computer(app: &App, visit: &mut impl FnMut(&App, &str)
         .expect("the data directory")
         .to_path_buf();
     sla_drive(app, &data, 30, |_| false);
-    let banner = app.window().global::<BattleBanner>();
-    if banner.get_battle() != Battle::NothingToShow {
-        banner.set_visible(true);
+    if news(app)
+        .last()
+        .is_some_and(|n| n.battle != Battle::NothingToShow)
+    {
         visit(app, "sealandair-battle");
     }
     sla_drive(app, &data, 600, |_| false);
@@ -585,7 +595,6 @@ fn junqi_online_play(
     until(app, Duration::from_secs(5), || {
         gs.get_draw_offered_by() == 1 && gs.get_to_move() == 0
     });
-    ui.global::<BattleBanner>().set_visible(false);
     visit(app, "junqi-online-draw-offer");
 }
 

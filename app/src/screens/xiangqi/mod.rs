@@ -52,7 +52,6 @@ impl GameScreen for Xiangqi {
     type Board = XiangqiModels;
     type Spot = Square;
     type Draft = ();
-    type Shown = ();
     const SCREEN: Screen = Screen::Xiangqi;
     const UNDO: bool = true;
 
