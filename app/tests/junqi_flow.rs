@@ -339,9 +339,14 @@ fn an_attack_on_the_computer_is_told_even_after_its_reply() {
     deployment(&app).invoke_ready();
     assert_eq!(gs.get_phase(), GamePhase::Play);
     assert_eq!(gs.get_to_move(), 0);
+    // A refused move says why, beside the board, until the next tap.
+    jq_tap(&app, &["e5", "e7"]);
+    assert!(one(&app, "A piece stands in the way on the railway.").is_valid());
+    assert_eq!(gs.get_refusal(), "rail-blocked");
     // Red's major on e5 attacks whatever the computer put on e6 (every post but the camps
     // holds a piece); the computer answers at once.
     jq_tap(&app, &["e5", "e6"]);
+    assert_eq!(gs.get_refusal(), "");
     let actions = stored_actions(dir.path());
     assert_eq!(actions[2], "e5e6");
     assert_eq!(actions.len(), 4, "the computer answered: {actions:?}");

@@ -133,3 +133,54 @@ fn from_the_classic_start_every_move_is_sensible() {
     assert_eq!("c10c11".parse::<Move>().unwrap().to.to_string(), "c11");
     assert!("a1".parse::<Move>().is_err());
 }
+
+#[test]
+fn a_refused_move_says_why() {
+    use qiguan_core::junqi::NoMove;
+    let b = board(&[
+        ("b0", S, Rank::Flag),
+        ("d0", S, Rank::Captain),
+        ("a1", S, Rank::Captain),
+        ("c1", S, Rank::Colonel),
+        ("b2", N, Rank::Major),
+        ("b1", S, Rank::Lieutenant),
+        ("e3", S, Rank::Major),
+        ("e5", S, Rank::Captain),
+        ("e6", N, Rank::Landmine),
+    ]);
+    let rules = MoveRules::default();
+    let why = |from: &str, to: &str| b.why_not(p(from), p(to), rules);
+    assert_eq!(why("a1", "a2"), None, "a legal step");
+    assert_eq!(why("a3", "a4"), None, "no piece: nothing to explain");
+    assert_eq!(why("b0", "a0"), Some(NoMove::Immobile));
+    assert_eq!(why("d0", "d1"), Some(NoMove::InHeadquarters));
+    assert_eq!(why("b1", "c1"), Some(NoMove::OwnPiece));
+    assert_eq!(why("a1", "b2"), Some(NoMove::CampSafe));
+    assert_eq!(why("a1", "e5"), Some(NoMove::OnlyEngineerTurns));
+    assert_eq!(
+        why("e3", "e7"),
+        Some(NoMove::RailBlocked),
+        "e5 stands in the way"
+    );
+    assert_eq!(why("b1", "b3"), Some(NoMove::NoRoad), "two steps");
+    assert_eq!(
+        why("e5", "e6"),
+        None,
+        "any piece may attack a landmine by default"
+    );
+    let strict = MoveRules {
+        landmines_attackable: false,
+        ..rules
+    };
+    assert_eq!(
+        b.why_not(p("e5"), p("e6"), strict),
+        Some(NoMove::LandmineNeedsEngineer)
+    );
+    // Over every pair of points: refused exactly when it is not a legal move.
+    for (from, _) in b.pieces() {
+        for to in Point::all() {
+            let legal = b.targets(from, rules).contains(&to);
+            assert_eq!(legal, b.why_not(from, to, rules).is_none(), "{from}{to}");
+        }
+    }
+}

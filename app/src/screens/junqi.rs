@@ -17,8 +17,8 @@ use crate::ctx::Ctx;
 use crate::random::random_seed;
 use qiguan_core::deploy::Deploys;
 use qiguan_core::junqi::{
-    Deployment, FlipColours, Junqi, JunqiEvent, JunqiMove, JunqiOptions, JunqiView, Point, Rank,
-    Side, Visibility, graph,
+    Deployment, FlipColours, Junqi, JunqiEvent, JunqiMove, JunqiOptions, JunqiView, NoMove, Point,
+    Rank, Side, Visibility, graph,
 };
 use qiguan_core::{Match, Seat};
 use qiguan_ui::{
@@ -88,6 +88,9 @@ impl SecretGame for Junqi {
                 let movable = legal
                     .iter()
                     .any(|m| matches!(m, JunqiMove::Go(g) if g.from == p));
+                if !movable {
+                    s.refusal = refusal(s, p);
+                }
                 s.selected = movable.then_some(p);
                 None
             }
@@ -234,6 +237,31 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Junqi>, view: &JunqiView) {
     a.set_saved_layouts(strings(
         saved_layouts(ctx).iter().map(|(name, _)| name.as_str()),
     ));
+}
+
+/// Why a tap at `p` made no move, when it was meant as one: a piece of the viewer's that
+/// may never move, the move from the selected piece that the rules refuse, or a tap on the
+/// viewer's pieces while it is not its turn. Only what the viewer's view shows is used.
+fn refusal(s: &Session<Junqi>, p: Point) -> Option<&'static str> {
+    let view = s.view();
+    let at = p.to_string();
+    let mine = s.side_of(s.viewer);
+    let own = view
+        .pieces
+        .iter()
+        .any(|q| q.at == at && Some(q.side) == mine);
+    if !s.viewer_to_act() {
+        return own.then_some("not-your-turn");
+    }
+    let options = s.options();
+    let why = |from: Point| view.why_not(&options, qiguan_core::junqi::Move { from, to: p });
+    match s.selected {
+        _ if own => why(p)
+            .filter(|w| matches!(w, NoMove::Immobile | NoMove::InHeadquarters))
+            .map(NoMove::code),
+        Some(from) => why(from).map(NoMove::code),
+        None => None,
+    }
 }
 
 /// Whether the board is drawn turned, North at the bottom: the viewer's side at the bottom,

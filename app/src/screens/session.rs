@@ -120,6 +120,8 @@ pub(crate) struct Session<G: GameScreen> {
     /// The viewer's view just before the computer answered its play (so the screen can still
     /// tell what that play did), and whose view it was.
     pub before_reply: Option<(Seat, G::View)>,
+    /// Why the viewer's last tap made no move, when the game can say (a code).
+    pub refusal: Option<&'static str>,
     pub board: G::Board,
     /// Paces the computer's actions and the moves made for a person.
     pub timer: Timer,
@@ -451,6 +453,7 @@ fn load<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId) -> Result<Session<G>, String> 
         draft: None,
         review: None,
         before_reply: None,
+        refusal: None,
         board: G::Board::default(),
         timer: Timer::default(),
     })
@@ -524,6 +527,7 @@ pub(crate) fn settle_viewer<G: GameScreen>(s: &mut Session<G>, opening: bool) {
     if changed {
         s.selected = None;
         s.draft = None;
+        s.refusal = None;
     }
     G::settled(s);
 }
@@ -694,6 +698,7 @@ pub(crate) fn play_with<G: GameScreen>(
         if s.handover || s.review.is_some() || s.outcome().is_some() {
             return;
         }
+        s.refusal = None;
         choose(s)
     };
     match chosen {
@@ -827,6 +832,8 @@ pub(crate) struct SessionUi {
     pub can_offer_draw: bool,
     pub can_answer_draw: bool,
     pub can_undo: bool,
+    /// Why the last tap made no move (a code the screen translates), or empty.
+    pub refusal: &'static str,
     pub hides_pieces: bool,
     pub can_resign: bool,
     pub draw_offered_by: i32,
@@ -857,6 +864,7 @@ pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
         can_offer_draw: legal.contains(&Action::OfferDraw),
         can_answer_draw: s.answerer().is_some(),
         can_undo: s.can_undo(),
+        refusal: s.refusal.unwrap_or_default(),
         hides_pieces: G::HIDES_PIECES,
         can_resign: legal.contains(&Action::Resign),
         draw_offered_by: match s.source.draw_offer() {
@@ -915,6 +923,7 @@ fn push(a: &GameSession<'_>, ui: SessionUi) {
     a.set_can_offer_draw(ui.can_offer_draw);
     a.set_can_answer_draw(ui.can_answer_draw);
     a.set_can_undo(ui.can_undo);
+    a.set_refusal(ui.refusal.into());
     a.set_hides_pieces(ui.hides_pieces);
     a.set_can_resign(ui.can_resign);
     a.set_draw_offered_by(ui.draw_offered_by);

@@ -23,6 +23,7 @@ fn session<G: GameScreen>(game: Match<G>, computer: Option<Seat>) -> Session<G> 
         draft: None,
         review: None,
         before_reply: None,
+        refusal: None,
         board: Default::default(),
         timer: Timer::default(),
     }

@@ -93,7 +93,7 @@ fn flip_score(board: &Board, side: Option<Side>, at: Point) -> i64 {
 /// side matter for where pieces may go.
 const UNKNOWN: Rank = Rank::Captain;
 
-fn board_of(view: &JunqiView) -> Board {
+pub(crate) fn board_of(view: &JunqiView) -> Board {
     let mut board = Board::default();
     for seen in &view.pieces {
         if let Ok(p) = seen.at.parse::<Point>() {

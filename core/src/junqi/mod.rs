@@ -12,7 +12,7 @@ pub mod view;
 
 pub use board::{Point, graph};
 pub use deployment::{DeployProblem, Deployment};
-pub use movegen::{Board, Move, MoveRules, Piece};
+pub use movegen::{Board, Move, MoveRules, NoMove, Piece};
 pub use pieces::{Battle, BattleRules, Rank, Side, battle};
 pub use state::{FlipColours, Junqi, JunqiMove, JunqiOptions, JunqiSetup, Visibility};
 pub use view::{JunqiEvent, JunqiView, SeenPiece, SeenPlay};

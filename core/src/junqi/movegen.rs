@@ -17,6 +17,59 @@ pub struct Piece {
     pub rank: Rank,
 }
 
+/// Why a move is not possible, as the player is told.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum NoMove {
+    /// The piece lies face down (flip mode): turn it up first.
+    FaceDown,
+    /// Landmines and the flag never move.
+    Immobile,
+    /// A piece in a headquarters stays there.
+    InHeadquarters,
+    /// The target holds one of the mover's own pieces.
+    OwnPiece,
+    /// The target lies face down: it cannot be attacked.
+    FaceDownTarget,
+    /// A piece in a camp cannot be attacked.
+    CampSafe,
+    /// Only an Engineer or a Bomb may attack a landmine (a house rule).
+    LandmineNeedsEngineer,
+    /// A Bomb never attacks the flag (flip mode).
+    BombOnFlag,
+    /// The flag can be taken only once its side's landmines are gone (flip mode).
+    FlagGuarded,
+    /// Bombs may not enter the opponent's headquarters (a house rule).
+    BombIntoHeadquarters,
+    /// Only the Engineer turns corners on the railway.
+    OnlyEngineerTurns,
+    /// A piece stands in the way on the railway.
+    RailBlocked,
+    /// No road or railway leads there in one move (a road moves one step; the front line is
+    /// crossed only where a road or railway crosses it).
+    NoRoad,
+}
+
+impl NoMove {
+    /// The stable code the screens translate.
+    pub fn code(self) -> &'static str {
+        match self {
+            NoMove::FaceDown => "face-down",
+            NoMove::Immobile => "immobile",
+            NoMove::InHeadquarters => "in-headquarters",
+            NoMove::OwnPiece => "own-piece",
+            NoMove::FaceDownTarget => "face-down-target",
+            NoMove::CampSafe => "camp-safe",
+            NoMove::LandmineNeedsEngineer => "landmine-needs-engineer",
+            NoMove::BombOnFlag => "bomb-on-flag",
+            NoMove::FlagGuarded => "flag-guarded",
+            NoMove::BombIntoHeadquarters => "bomb-into-headquarters",
+            NoMove::OnlyEngineerTurns => "only-engineer-turns",
+            NoMove::RailBlocked => "rail-blocked",
+            NoMove::NoRoad => "no-road",
+        }
+    }
+}
+
 /// House rules that change movement.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct MoveRules {
@@ -218,6 +271,63 @@ impl Board {
                 piece.rank != Rank::Bomb && self.landmines(other.side) == 0
             }
             Some(_) => true,
+        }
+    }
+
+    /// Why the piece on `from` may not move to `to`, for the player who tried it: `None`
+    /// when it may, or when there is no piece there. Asked of a board built from a seat's view
+    /// it tells nothing the view does not show (an unknown piece is not said to be a landmine).
+    pub fn why_not(&self, from: Point, to: Point, rules: MoveRules) -> Option<NoMove> {
+        let piece = self.get(from)?;
+        if self.is_face_down(from) {
+            return Some(NoMove::FaceDown);
+        }
+        if piece.rank.immobile() {
+            return Some(NoMove::Immobile);
+        }
+        if from.is_headquarters() && !self.is_free(from) {
+            return Some(NoMove::InHeadquarters);
+        }
+        if self.targets(from, rules).contains(&to) {
+            return None;
+        }
+        let g = graph();
+        let (a, b) = (from.index(), to.index());
+        let engineer = piece.rank == Rank::Engineer;
+        let rail = |occupied: &dyn Fn(usize) -> bool| {
+            g.on_rail(a)
+                && if engineer {
+                    g.rail_paths(a, occupied).contains(&b)
+                } else {
+                    g.rail_slides(a, occupied).contains(&b)
+                }
+        };
+        let occupied = |i: usize| self.cells[i].is_some();
+        if g.links(a).iter().any(|l| l.to == b) || rail(&occupied) {
+            return Some(self.refusal(piece, to, rules));
+        }
+        let empty = |_: usize| false;
+        if rail(&empty) {
+            return Some(NoMove::RailBlocked);
+        }
+        if !engineer && g.on_rail(a) && g.rail_paths(a, empty).contains(&b) {
+            return Some(NoMove::OnlyEngineerTurns);
+        }
+        Some(NoMove::NoRoad)
+    }
+
+    /// Why `piece` may not end its move on `to`, which it can reach (see `may_enter`).
+    fn refusal(&self, piece: Piece, to: Point, rules: MoveRules) -> NoMove {
+        match self.get(to) {
+            Some(other) if other.side == piece.side => NoMove::OwnPiece,
+            Some(_) if self.is_face_down(to) => NoMove::FaceDownTarget,
+            Some(_) if to.is_camp() && rules.camps_safe => NoMove::CampSafe,
+            Some(other) if other.rank == Rank::Landmine => NoMove::LandmineNeedsEngineer,
+            Some(other) if other.rank == Rank::Flag && piece.rank == Rank::Bomb => {
+                NoMove::BombOnFlag
+            }
+            Some(other) if other.rank == Rank::Flag => NoMove::FlagGuarded,
+            _ => NoMove::BombIntoHeadquarters,
         }
     }
 

@@ -5,8 +5,9 @@
 //! over, everything shows.
 
 use super::board::Point;
+use super::movegen::{Move, NoMove};
 use super::pieces::{Rank, Side};
-use super::state::{Junqi, Visibility};
+use super::state::{Junqi, JunqiOptions, Visibility};
 use crate::game::Viewer;
 use crate::seat::Seat;
 use serde::{Deserialize, Serialize};
@@ -66,6 +67,12 @@ pub struct SeenPlay {
 }
 
 impl JunqiView {
+    /// Why the viewer may not play `m`, as far as this view tells (see [`super::Board::why_not`]);
+    /// `None` when it may or there is nothing to explain.
+    pub fn why_not(&self, options: &JunqiOptions, m: Move) -> Option<NoMove> {
+        super::bot::board_of(self).why_not(m.from, m.to, super::state::move_rules(options))
+    }
+
     pub(crate) fn of(game: &Junqi, viewer: Viewer) -> Self {
         let pieces = if game.deploying() {
             // Only the viewer's own deployment, if made.
@@ -129,7 +136,7 @@ impl JunqiView {
             last: game.last.as_ref().map(|last| {
                 let (from, to) = match &last.event {
                     JunqiEvent::Moved { mv } | JunqiEvent::Battle { mv, .. } => mv
-                        .parse::<super::movegen::Move>()
+                        .parse::<Move>()
                         .map_or((None, None), |m| (Some(m.from), Some(m.to))),
                     _ => (None, None),
                 };
