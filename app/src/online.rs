@@ -137,7 +137,7 @@ async fn run(
         }
     };
     let mut follow = Follow {
-        task: None,
+        tasks: Vec::new(),
         game: None,
         internal,
     };
@@ -165,25 +165,53 @@ async fn run(
     }
 }
 
-/// The long poll that follows the game on screen.
+/// What the worker follows between actions: the game on screen with a long poll, or, while
+/// a list shows (no game on screen), every game by a periodic refresh and the newest game
+/// still waiting for its opponent by a long poll, so that a join shows at once.
 struct Follow {
-    task: Option<tokio::task::JoinHandle<()>>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
     game: Option<GameId>,
-    /// Where the poll reports that the game moved.
+    /// Where the polls report that a game moved.
     internal: mpsc::UnboundedSender<Command>,
 }
 
+/// How often the lists refresh every correspondence game (one request for all of them).
+const LIST_REFRESH: Duration = Duration::from_secs(10);
+
 impl Follow {
-    /// Follows `game` (none: stops), starting the long poll afresh.
+    /// Follows `game` (none: the lists), starting the polls afresh.
     fn start(&mut self, engine: &Correspondence, game: Option<GameId>) {
-        if let Some(task) = self.task.take() {
+        for task in self.tasks.drain(..) {
             task.abort();
         }
         self.game = game;
-        if let Some(id) = game {
-            self.task = watch(engine, id, self.internal.clone());
+        let target = game.or_else(|| awaiting_join(engine));
+        self.tasks
+            .extend(target.and_then(|id| watch(engine, id, self.internal.clone())));
+        if game.is_none() {
+            let internal = self.internal.clone();
+            self.tasks.push(tokio::spawn(async move {
+                let mut every = tokio::time::interval(LIST_REFRESH);
+                every.tick().await;
+                loop {
+                    every.tick().await;
+                    if internal.send(Command::RefreshAll).is_err() {
+                        return;
+                    }
+                }
+            }));
         }
     }
+}
+
+/// The newest correspondence game whose invite code nobody has used yet.
+fn awaiting_join(engine: &Correspondence) -> Option<GameId> {
+    let games = engine.store().remote_games().ok()?;
+    games
+        .into_iter()
+        .filter(|r| r.invite_code.is_some())
+        .map(|r| r.game_id)
+        .max()
 }
 
 /// Carries out one command and reports what came of it.
@@ -195,7 +223,11 @@ async fn handle(
 ) {
     match command {
         Command::Create { .. } | Command::Join { .. } => {
-            create_or_join(engine, command, emit).await
+            create_or_join(engine, command, emit).await;
+            // A new game may wait for its opponent: the lists follow it.
+            if follow.game.is_none() {
+                follow.start(engine, None);
+            }
         }
         Command::Flush => {
             let result = engine.flush().await.map(|f| {

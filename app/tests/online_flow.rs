@@ -12,7 +12,7 @@ use qiguan_app::store::GameId;
 use qiguan_app::sync::Correspondence;
 use qiguan_app::ui::{GamePhase, GameSession, Waiting};
 use qiguan_app::ui::{Nav, OnlineAdapter, Screen, SettingsAdapter};
-use slint::ComponentHandle;
+use slint::{ComponentHandle, Model};
 use std::time::Duration;
 
 /// Starts a server and a phone-sized app in `dir` that uses it.
@@ -543,4 +543,51 @@ fn sea_land_air_deploy_and_move(app: &qiguan_app::App, dir: &std::path::Path) {
     until(app, Duration::from_secs(5), || {
         gs.get_waiting() == Waiting::Turn && online.get_pending() == 0
     });
+}
+
+/// The list and the game say where a correspondence game stands: waiting for the join, then
+/// whose move it is, the opponent's name, and the moves made, as soon as the server has them.
+#[test]
+fn the_correspondence_list_and_game_follow_the_join_and_the_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, app) = app_with_server(dir.path());
+    press(&app, "Correspondence: play a friend over days");
+    let code = create_game(&app);
+    let online = app.window().global::<OnlineAdapter>();
+    let row = || online.get_games().row_data(0).expect("the game is listed");
+    assert_eq!(row().plies, 0);
+    assert!(row().waiting_join, "no one has joined yet: {:?}", row());
+
+    let mut opponent = Opponent::join(&url, &code);
+    until(&app, Duration::from_secs(5), || !row().waiting_join);
+    assert_eq!(row().to_move, 0, "Red, the creator, moves first");
+    assert_eq!(online.get_invite(), "", "the code was used: no invite card");
+
+    press(&app, "Continue game 1");
+    let gs = app.window().global::<GameSession>();
+    assert_eq!(
+        gs.get_waiting(),
+        Waiting::Nothing,
+        "Red to move, no one to wait for"
+    );
+    click(&app, "h3");
+    click(&app, "e3");
+    until(&app, Duration::from_secs(10), || online.get_pending() == 0);
+    let game = opponent.game;
+    opponent.rt.block_on(opponent.device.refresh(game)).unwrap();
+    opponent.play("h10g8");
+    until(&app, Duration::from_secs(5), || {
+        point(&app, "g8").contains("black 马")
+    });
+    click(&app, "b3");
+    click(&app, "b10");
+    until(&app, Duration::from_secs(10), || online.get_pending() == 0);
+    press(&app, "Back");
+    assert_eq!((row().plies, row().to_move), (3, 1), "{:?}", row());
+    // A move that arrives while the list shows updates it (a periodic refresh of all games).
+    let game = opponent.game;
+    opponent.rt.block_on(opponent.device.refresh(game)).unwrap();
+    opponent.play("a10b10");
+    until(&app, Duration::from_secs(25), || row().plies == 4);
+    assert_eq!(row().to_move, 0);
 }

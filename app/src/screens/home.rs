@@ -1,10 +1,9 @@
 //! Home: games to start, unfinished games to continue.
 
-use super::rows::game_row;
+use super::rows::listed_row;
 use super::{handler, handler0};
 use crate::ctx::Ctx;
-use crate::store::{GameId, StoredGame, replay};
-use qiguan_core::ToAct;
+use crate::store::GameId;
 use qiguan_ui::{GameRow, HomeAdapter, Screen};
 use slint::{ComponentHandle, ModelRc, VecModel};
 use std::rc::Rc;
@@ -45,23 +44,10 @@ pub fn refresh(ctx: &Rc<Ctx>) {
                     .is_some_and(|r| r.your_turn)
             });
             summaries.truncate(UNFINISHED_SHOWN);
-            Ok(summaries
-                .iter()
-                .map(|s| {
-                    let to_move = store.load(s.id).ok().and_then(|g| seat_to_move(&g));
-                    game_row(s, to_move.unwrap_or(-1))
-                })
-                .collect())
+            Ok(summaries.iter().map(|s| listed_row(store, s)).collect())
         })
         .unwrap_or_default();
     ctx.ui()
         .global::<HomeAdapter>()
         .set_unfinished(ModelRc::new(VecModel::from(rows)));
-}
-
-fn seat_to_move(game: &StoredGame) -> Option<i32> {
-    match replay(game).ok()?.to_act() {
-        ToAct::Seat(seat) => Some(seat.index() as i32),
-        _ => None,
-    }
 }

@@ -1,6 +1,6 @@
 //! Correspondence: create, invite, join, the list of games; and the sync worker's reports.
 
-use super::rows::game_row;
+use super::rows::listed_row;
 use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::online::{Command, Event, Worker};
@@ -95,19 +95,21 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     let rows = ctx
         .with_store(|store| {
             let mut remotes = store.remote_games()?;
+            // The invite card goes once its code has been used.
+            let shown = a.get_invite();
+            let unused = |r: &crate::store::RemoteGame| {
+                r.invite_code
+                    .as_deref()
+                    .is_some_and(|codes| codes.contains(shown.as_str()))
+            };
+            if !shown.is_empty() && !remotes.iter().any(unused) {
+                a.set_invite("".into());
+            }
             remotes.sort_by_key(|r| (!r.your_turn, r.deadline.unwrap_or(i64::MAX)));
             let mut rows: Vec<GameRow> = Vec::new();
             for r in remotes {
                 if let Some(s) = store.summaries(&[r.game_id])?.first() {
-                    let other = 1 - r.seat as i32;
-                    let to_move = if s.result.is_some() {
-                        -1
-                    } else if r.your_turn {
-                        r.seat as i32
-                    } else {
-                        other
-                    };
-                    rows.push(game_row(s, to_move));
+                    rows.push(listed_row(store, s));
                 }
             }
             Ok(rows)

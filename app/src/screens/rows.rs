@@ -1,7 +1,8 @@
 //! How a stored game shows as a row of the home, history and correspondence lists: its
 //! players, date, result and the seat to move, named as its game names them (the registry).
 
-use crate::store::GameSummary;
+use crate::store::{GameSummary, Store, StoredGame, replay};
+use qiguan_core::ToAct;
 use qiguan_ui::{GameOutcome, GameRow, ResultKind};
 
 /// Converts a stored summary to a list row; `to_move` is -1 when not known.
@@ -27,7 +28,41 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
         plies: s.moves as i32,
         mode: s.mode.as_str().into(),
         outcome,
+        waiting_join: false,
         to_move,
+    }
+}
+
+/// A row for a game on the home or correspondence list: whose move it is (from the stored
+/// game; for a correspondence game whose whole record this device does not hold, from the
+/// server's word), or that it waits for the opponent to join with the invite code.
+pub fn listed_row(store: &Store, s: &GameSummary) -> GameRow {
+    let remote = store.remote(s.id).ok().flatten();
+    let unfinished = s.result.is_none();
+    let waiting_join = unfinished && remote.as_ref().is_some_and(|r| r.invite_code.is_some());
+    let to_move = if !unfinished || waiting_join {
+        None
+    } else {
+        let from_record = store.load(s.id).ok().and_then(|g| seat_to_move(&g));
+        from_record.or_else(|| {
+            let r = remote?;
+            Some(if r.your_turn {
+                r.seat
+            } else {
+                1 - r.seat.min(1)
+            })
+        })
+    };
+    GameRow {
+        waiting_join,
+        ..game_row(s, to_move.map_or(-1, i32::from))
+    }
+}
+
+fn seat_to_move(game: &StoredGame) -> Option<u8> {
+    match replay(game).ok()?.to_act() {
+        ToAct::Seat(seat) => Some(seat.index() as u8),
+        _ => None,
     }
 }
 
