@@ -74,6 +74,9 @@ pub struct ServerView {
     pub game: GameKind,
     pub seat: u8,
     pub seats_filled: Vec<bool>,
+    /// Each seat's player's name as given to the server ("" when not given or not joined).
+    #[serde(default)]
+    pub names: Vec<String>,
     /// For each seat, the strength of the server's computer player in it.
     #[serde(default)]
     pub bots: Vec<Option<Strength>>,
@@ -233,8 +236,9 @@ impl Client {
         })
     }
 
-    /// Creates a game on `server` with this device in `seat` and the server's computer in the
-    /// seats `bots` names.
+    /// Creates a game on `server` with this device in `seat` under the player's `name`, and
+    /// the server's computer in the seats `bots` names.
+    #[allow(clippy::too_many_arguments)] // each is one field of the request
     pub async fn create(
         &self,
         server: &str,
@@ -243,23 +247,24 @@ impl Client {
         seat: u8,
         bots: &[(u8, Strength)],
         days_per_move: i64,
+        name: &str,
     ) -> Result<Created, SyncError> {
         let bots: Vec<Value> = bots
             .iter()
             .map(|(seat, strength)| json!({"seat": seat, "strength": strength}))
             .collect();
         let body = json!({"game": game, "options": options, "seat": seat, "bots": bots,
-                          "days_per_move": days_per_move});
+                          "days_per_move": days_per_move, "name": name});
         self.send(self.http.post(format!("{server}/api/games")).json(&body))
             .await
     }
 
-    /// Takes the seat an invite code is for.
-    pub async fn join(&self, server: &str, code: &str) -> Result<Joined, SyncError> {
+    /// Takes the seat an invite code is for, under the player's `name`.
+    pub async fn join(&self, server: &str, code: &str, name: &str) -> Result<Joined, SyncError> {
         self.send(
             self.http
                 .post(format!("{server}/api/join"))
-                .json(&json!({"invite_code": code})),
+                .json(&json!({"invite_code": code, "name": name})),
         )
         .await
     }
@@ -400,7 +405,7 @@ impl Correspondence {
         let server = server.trim_end_matches('/');
         let created = self
             .client
-            .create(server, game, options, seat, bots, days_per_move)
+            .create(server, game, options, seat, bots, days_per_move, my_name)
             .await?;
         let view = self
             .client
@@ -436,7 +441,7 @@ impl Correspondence {
         my_name: &str,
     ) -> Result<GameId, SyncError> {
         let server = server.trim_end_matches('/');
-        let joined = self.client.join(server, code).await?;
+        let joined = self.client.join(server, code, my_name).await?;
         let view = self
             .client
             .view(server, &joined.game_id, &joined.token)
@@ -467,6 +472,11 @@ impl Correspondence {
                 && let Some(name) = players.get_mut(seat)
             {
                 *name = COMPUTER_NAME.to_owned();
+            }
+        }
+        for (name, given) in players.iter_mut().zip(&view.names) {
+            if !given.is_empty() {
+                name.clone_from(given);
             }
         }
         if let Some(name) = players.get_mut(remote.seat as usize) {
@@ -689,6 +699,13 @@ impl Correspondence {
     /// Makes the local game hold the server's record (plus actions still queued, when they
     /// still fit on top of it). Returns true if the local record changed.
     fn mirror(&mut self, remote: &RemoteGame, view: &ServerView) -> Result<bool, SyncError> {
+        let id = remote.game_id;
+        // The opponent's name, once it has joined (news even with no new action).
+        let named = self.store.name_players(id, &view.names)?;
+        Ok(self.mirror_game(remote, view)? || named)
+    }
+
+    fn mirror_game(&mut self, remote: &RemoteGame, view: &ServerView) -> Result<bool, SyncError> {
         let id = remote.game_id;
         let held = self.seat_view(id)?;
         let Some(server) = view.actions.clone() else {

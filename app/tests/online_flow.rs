@@ -561,6 +561,7 @@ fn the_correspondence_list_and_game_follow_the_join_and_the_moves() {
     let mut opponent = Opponent::join(&url, &code);
     until(&app, Duration::from_secs(5), || !row().waiting_join);
     assert_eq!(row().to_move, 0, "Red, the creator, moves first");
+    assert!(row().players.contains("Bo"), "{:?}", row().players);
     assert_eq!(online.get_invite(), "", "the code was used: no invite card");
 
     press(&app, "Continue game 1");

@@ -89,6 +89,9 @@ async fn create(
 #[derive(Deserialize)]
 struct JoinRequest {
     invite_code: String,
+    /// The joining player's name, shown to the other seats.
+    #[serde(default)]
+    name: String,
 }
 
 async fn join(
@@ -98,7 +101,7 @@ async fn join(
     if req.invite_code.len() > 64 {
         return Err(ApiError::not_found("unknown-invite", "no such invite code"));
     }
-    Ok(Json(s.games.join(&req.invite_code).await?).into_response())
+    Ok(Json(s.games.join(&req.invite_code, &req.name).await?).into_response())
 }
 
 async fn read(

@@ -35,6 +35,8 @@ struct GameState {
     options: serde_json::Value,
     setup: serde_json::Value,
     seats: Vec<Option<Hash>>,
+    /// Each seat's player's name ("" while open, for the computer, or when not given).
+    names: Vec<String>,
     /// Seats the server's computer plays.
     bots: Vec<Option<Strength>>,
     days_per_move: i64,
@@ -85,6 +87,9 @@ pub struct CreateGame {
     /// Seats the server's computer plays (games that have computer players: Aeroplane chess).
     #[serde(default)]
     pub bots: Vec<BotSeat>,
+    /// The creator's name, shown to the other seats (at most 40 characters; may be empty).
+    #[serde(default)]
+    pub name: String,
 }
 
 /// A seat for the server's computer player.
@@ -143,6 +148,8 @@ pub struct SeatView {
     pub seat: u8,
     /// Which seats have a player (a person who joined, or the server's computer).
     pub seats_filled: Vec<bool>,
+    /// Each seat's player's name, as the player gave it ("" when not given or not yet joined).
+    pub names: Vec<String>,
     /// For each seat, the strength of the server's computer player in it, if it has one.
     pub bots: Vec<Option<Strength>>,
     /// Actions so far.
@@ -188,6 +195,7 @@ impl GameState {
                 .zip(&self.bots)
                 .map(|(t, b)| t.is_some() || b.is_some())
                 .collect(),
+            names: self.names.clone(),
             bots: self.bots.clone(),
             version: self.game.version(),
             your_turn: self.full() && actor.is_some_and(|a| to_act.includes(a)),
@@ -238,9 +246,11 @@ impl Games {
             };
             let game = AnyMatch::from_record(&record).map_err(|e| format!("game {}: {e}", g.id))?;
             let mut seats = vec![None; game.seat_count()];
-            for (seat, hash) in g.seats {
+            let mut names = vec![String::new(); seats.len()];
+            for (seat, hash, name) in g.seats {
                 if let Some(slot) = seats.get_mut(seat as usize) {
                     *slot = Some(hash);
+                    names[seat as usize] = name;
                     tokens.insert(hash, (g.id.clone(), seat));
                 }
             }
@@ -260,6 +270,7 @@ impl Games {
                 options: start.options,
                 setup: start.setup,
                 seats,
+                names,
                 bots,
                 days_per_move: g.days_per_move,
                 deadline: g.deadline,
@@ -305,6 +316,7 @@ impl Games {
 
     /// Creates a game with the creator in `seat` and invites for the other seats.
     pub async fn create(&self, req: CreateGame) -> Result<Created, ApiError> {
+        let name = player_name(&req.name)?;
         if !(1..=14).contains(&req.days_per_move) {
             return Err(ApiError::invalid(
                 "bad-days",
@@ -346,6 +358,7 @@ impl Games {
             game_id: id.clone(),
             seat: req.seat,
             token_hash: auth::hash(&token),
+            name: name.clone(),
             at: now,
         }]);
         for (seat, strength) in bots.iter().enumerate() {
@@ -381,6 +394,11 @@ impl Games {
             game,
             options: record.options.clone(),
             setup: record.setup.clone(),
+            names: {
+                let mut names = vec![String::new(); seats.len()];
+                names[req.seat as usize] = name;
+                names
+            },
             seats,
             bots,
             days_per_move: req.days_per_move,
@@ -422,7 +440,8 @@ impl Games {
     }
 
     /// Takes the seat an invite code is for, once.
-    pub async fn join(&self, code: &str) -> Result<Joined, ApiError> {
+    pub async fn join(&self, code: &str, name: &str) -> Result<Joined, ApiError> {
+        let name = player_name(name)?;
         let code_hash = auth::hash(&auth::normalize_code(code));
         // Claim the invite before writing, so that two joins with one code cannot both win.
         let (game_id, seat) = {
@@ -438,7 +457,7 @@ impl Games {
                 }
             }
         };
-        let result = self.take_seat(&game_id, seat, code_hash).await;
+        let result = self.take_seat(&game_id, seat, code_hash, name).await;
         if result.is_err()
             && let Ok(mut map) = self.invites.lock()
             && let Some((_, invite)) = map.get_mut(&code_hash)
@@ -453,6 +472,7 @@ impl Games {
         game_id: &str,
         seat: u8,
         code_hash: Hash,
+        name: String,
     ) -> Result<Joined, ApiError> {
         let slot = self.slot(game_id)?;
         let mut state = slot.state.lock().await;
@@ -476,6 +496,7 @@ impl Games {
                 game_id: game_id.into(),
                 seat,
                 token_hash,
+                name: name.clone(),
                 at: now,
             },
         ];
@@ -488,6 +509,7 @@ impl Games {
         }
         self.writer.write(writes).await.map_err(ApiError::storage)?;
         state.seats = seats;
+        state.names[seat as usize] = name;
         state.game = game;
         state.deadline = deadline;
         self.tokens
@@ -657,6 +679,21 @@ impl Games {
 }
 
 /// Whether every seat has a person or the server's computer.
+/// The most characters a player's name may have.
+const NAME_MAX: usize = 40;
+
+/// A player's name as given, trimmed; refused when too long or holding control characters.
+fn player_name(name: &str) -> Result<String, ApiError> {
+    let name = name.trim();
+    if name.chars().count() > NAME_MAX || name.chars().any(char::is_control) {
+        return Err(ApiError::invalid(
+            "bad-name",
+            "a name has at most 40 characters and no control characters",
+        ));
+    }
+    Ok(name.to_owned())
+}
+
 fn filled(seats: &[Option<Hash>], bots: &[Option<Strength>]) -> bool {
     seats
         .iter()

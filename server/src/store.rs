@@ -11,7 +11,7 @@ use std::path::Path;
 use tokio::sync::{mpsc, oneshot};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
 const SCHEMA: &str = "
 CREATE TABLE games (
@@ -59,6 +59,9 @@ CREATE TABLE bots (
 );
 ";
 
+/// Version 3: each seat's player's name, as the player gave it (shown to the other seats).
+const V3: &str = "ALTER TABLE seats ADD COLUMN name TEXT NOT NULL DEFAULT '';";
+
 /// One write. A request's writes go to the writer together and commit together.
 #[derive(Clone, Debug)]
 pub enum Write {
@@ -76,6 +79,7 @@ pub enum Write {
         game_id: String,
         seat: u8,
         token_hash: Hash,
+        name: String,
         at: i64,
     },
     /// An invite for a seat.
@@ -153,7 +157,7 @@ pub fn open(path: &Path) -> Result<Connection, String> {
         .map_err(|e| e.to_string())?;
     // Each step runs in its own transaction with the version it reaches, so an interrupted
     // upgrade resumes where it stopped.
-    for (from, step) in [(0, SCHEMA), (1, V2)] {
+    for (from, step) in [(0, SCHEMA), (1, V2), (2, V3)] {
         if version <= from {
             conn.execute_batch(&format!(
                 "BEGIN; {step} PRAGMA user_version = {}; COMMIT;",
@@ -236,10 +240,12 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
             game_id,
             seat,
             token_hash,
+            name,
             at,
         } => conn.execute(
-            "INSERT INTO seats (game_id, seat, token_hash, joined_at) VALUES (?1, ?2, ?3, ?4)",
-            params![game_id, seat, &token_hash[..], at],
+            "INSERT INTO seats (game_id, seat, token_hash, name, joined_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![game_id, seat, &token_hash[..], name, at],
         ),
         Write::Invite {
             code_hash,
@@ -298,7 +304,8 @@ pub struct StoredGame {
     pub days_per_move: i64,
     pub created_at: i64,
     pub deadline: Option<i64>,
-    pub seats: Vec<(u8, Hash)>,
+    /// Each taken seat: its number, its token's hash and its player's name.
+    pub seats: Vec<(u8, Hash, String)>,
     /// Seats the server's computer plays, with their strength.
     pub bots: Vec<(u8, String)>,
     pub actions: Vec<(String, String, Option<String>, i64)>,
@@ -339,14 +346,16 @@ pub fn load(conn: &Connection) -> rusqlite::Result<(Vec<StoredGame>, Vec<StoredI
             })
         })?
         .collect::<Result<_, _>>()?;
-    let mut seats = conn.prepare("SELECT seat, token_hash FROM seats WHERE game_id = ?1")?;
+    let mut seats = conn.prepare("SELECT seat, token_hash, name FROM seats WHERE game_id = ?1")?;
     let mut bots = conn.prepare("SELECT seat, strength FROM bots WHERE game_id = ?1")?;
     let mut actions = conn.prepare(
         "SELECT actor, action, client_action_id, at FROM actions WHERE game_id = ?1 ORDER BY ply",
     )?;
     for g in &mut games {
         g.seats = seats
-            .query_map([&g.id], |r| Ok((r.get::<_, u8>(0)?, to_hash(r.get(1)?))))?
+            .query_map([&g.id], |r| {
+                Ok((r.get::<_, u8>(0)?, to_hash(r.get(1)?), r.get(2)?))
+            })?
             .collect::<Result<_, _>>()?;
         g.bots = bots
             .query_map([&g.id], |r| Ok((r.get(0)?, r.get(1)?)))?

@@ -716,3 +716,74 @@ async fn a_computer_due_first_plays_when_the_last_person_joins() {
         "the person to act has a deadline"
     );
 }
+
+#[tokio::test]
+async fn each_seat_sees_the_names_the_players_gave_even_after_a_restart() {
+    let s = server();
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"game": "xiangqi", "seat": 1, "days_per_move": 3, "name": " 张三 "})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let path = format!("/api/games/{id}");
+    let black = created["token"].as_str().unwrap().to_owned();
+    let (_, view) = s.call("GET", &path, Some(&black), None).await;
+    assert_eq!(
+        view["names"],
+        json!(["", "张三"]),
+        "trimmed; Red not joined"
+    );
+
+    // A name too long or with control characters is refused, and the invite stays usable.
+    for bad in ["x".repeat(41), "a\nb".to_owned()] {
+        let (status, body) = s
+            .call(
+                "POST",
+                "/api/join",
+                None,
+                Some(json!({"invite_code": created["invite_code"], "name": bad})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert_eq!(code(&body), "bad-name");
+    }
+    let (status, joined) = s
+        .call(
+            "POST",
+            "/api/join",
+            None,
+            Some(json!({"invite_code": created["invite_code"], "name": "Bo"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let red = joined["token"].as_str().unwrap().to_owned();
+    for token in [&red, &black] {
+        let (_, view) = s.call("GET", &path, Some(token), None).await;
+        assert_eq!(view["names"], json!(["Bo", "张三"]));
+    }
+
+    // Stored: a second server on the same database says the same.
+    let config = Config {
+        db: s._dir.path().join("server.sqlite"),
+        ..Config::default()
+    };
+    let again = qiguan_server::open(&config, Arc::new(|| 1_800_000_000_000)).unwrap();
+    let resp = router(again)
+        .oneshot(
+            Request::builder()
+                .uri(&path)
+                .header("authorization", format!("Bearer {red}"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let reloaded: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(reloaded["names"], json!(["Bo", "张三"]));
+}

@@ -984,6 +984,38 @@ impl Store {
         Ok(())
     }
 
+    /// Fills in the players' names a server reports where this device has none (an opponent
+    /// who joined); names this device has are kept. Returns whether any changed.
+    pub fn name_players(&mut self, id: GameId, names: &[String]) -> Result<bool, StoreError> {
+        let text: String = self.conn.query_row(
+            "SELECT players FROM games WHERE id = ?1",
+            params![id.0],
+            |r| r.get(0),
+        )?;
+        let mut players: Vec<String> = serde_json::from_str(&text).unwrap_or_default();
+        let mut changed = false;
+        for (seat, given) in names.iter().enumerate() {
+            if given.is_empty() {
+                continue;
+            }
+            if players.len() <= seat {
+                players.resize(seat + 1, String::new());
+            }
+            if players[seat].is_empty() {
+                players[seat].clone_from(given);
+                changed = true;
+            }
+        }
+        if changed {
+            let text = serde_json::to_string(&players).unwrap_or_else(|_| "[]".into());
+            self.conn.execute(
+                "UPDATE games SET players = ?2 WHERE id = ?1",
+                params![id.0, text],
+            )?;
+        }
+        Ok(changed)
+    }
+
     /// Keeps the server's latest view of a game with secrets, and its standing, in one
     /// transaction; `None` forgets the view (the game's record is now kept instead).
     pub fn set_seat_view(
