@@ -115,10 +115,14 @@ fn arrange_red(app: &App, dir: &Path) {
             .iter()
             .any(|i| i.code == "flag" && i.at == "b5")
     );
+    // The words name no square: the piece is marked on the board instead.
+    assert!(one(app, "The flag must stand in a headquarters").is_valid());
+    assert!(point(app, "b5").ends_with("marked"), "{}", point(app, "b5"));
     deployment(app).invoke_ready();
     assert!(stored_actions(dir).is_empty(), "a bad layout is not sent");
     jq_tap(app, &["b0", "b5"]);
     assert_eq!(deployment(app).get_issues().row_count(), 0);
+    assert!(!point(app, "b5").contains("marked"));
 
     // A layout can be saved under a name and loaded again.
     j.set_layout_name("My wall".into());
@@ -177,7 +181,7 @@ fn red_attacks_and_blue_learns_only_what_it_may(app: &App, dir: &Path) {
     assert_eq!(gs.get_phase(), GamePhase::Handover);
     assert!(seen(app).is_empty());
     // Red learns how its attack ended before it passes the device; the card names no piece.
-    assert!(one(app, "e6: the attacker won").is_valid());
+    assert!(one(app, "The attacker won").is_valid());
     assert!(all(app, "营长").is_empty() && all(app, "连长").is_empty());
     gs.invoke_handover_done();
     assert_eq!(gs.get_viewer(), 1);
@@ -186,10 +190,7 @@ fn red_attacks_and_blue_learns_only_what_it_may(app: &App, dir: &Path) {
     assert_eq!(banner.at, "e6");
     assert_eq!(banner.attacker, "?", "Blue does not learn what attacked");
     assert_eq!(banner.defender, "连长");
-    assert!(
-        one(app, "e6: the attacker won").is_valid(),
-        "beside the board"
-    );
+    assert!(one(app, "The attacker won").is_valid(), "beside the board");
     let red = names_of(app, "Red");
     assert_eq!(red.len(), 25);
     assert!(red.iter().all(|d| d.contains("unknown piece")), "{red:?}");
@@ -358,10 +359,10 @@ fn an_attack_on_the_computer_is_told_even_after_its_reply() {
     // Shown beside the board while Red plays on.
     assert_eq!(gs.get_phase(), GamePhase::Play);
     let said = match news[0].battle {
-        Battle::Won => "e6: the attacker won",
-        Battle::Lost => "e6: the attacker was removed",
-        Battle::Both => "e6: both pieces removed",
-        Battle::Flag => "e6: the flag is taken!",
+        Battle::Won => "The attacker won",
+        Battle::Lost => "The attacker was removed",
+        Battle::Both => "Both pieces removed",
+        Battle::Flag => "The flag is taken!",
         other => panic!("{other:?}"),
     };
     assert!(!all(&app, said).is_empty(), "{said} is on screen");

@@ -59,7 +59,11 @@ async fn two_people_and_the_servers_computer_play_to_a_full_finishing_order() {
     let b = bo.engine.join(&server.url, &code, "Bo").await.unwrap();
     ann.engine.refresh(a).await.unwrap();
     let players = ann.engine.store().load(a).unwrap().summary.players;
-    assert_eq!(players, ["Ann", COMPUTER_NAME, "Bo"], "Bo's name comes from the server");
+    assert_eq!(
+        players,
+        ["Ann", COMPUTER_NAME, "Bo"],
+        "Bo's name comes from the server"
+    );
 
     let mut rolls_seen = 0;
     for round in 0..4000 {

@@ -79,7 +79,9 @@ async fn two_devices_play_to_checkmate_and_both_keep_the_game() {
         assert!(started.elapsed() < Duration::from_secs(2));
     }
     for (device, id) in [(&red, a), (&black, b)] {
-        let players = device.engine.store().summaries(&[id]).unwrap()[0].players.clone();
+        let players = device.engine.store().summaries(&[id]).unwrap()[0]
+            .players
+            .clone();
         assert_eq!(players, ["Ann", "Bo"], "each device knows both names");
         let game = device.engine.game(id).unwrap();
         let ToAct::Over(outcome) = game.to_act() else {

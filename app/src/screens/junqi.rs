@@ -322,6 +322,7 @@ fn view_cells(s: &Session<Junqi>, view: &JunqiView) -> Vec<JunqiCell> {
             c.piece = rank.chinese().into();
             c.selected = s.selected == Some(*p);
         }
+        mark_issues(&mut cells, &<Junqi as SecretGame>::draft_issues(&draft));
         return cells;
     }
     for seen in &view.pieces {
@@ -365,6 +366,15 @@ fn view_cells(s: &Session<Junqi>, view: &JunqiView) -> Vec<JunqiCell> {
 }
 
 /// Marks the last move (and the point of its battle) or the last flip.
+/// Marks the pieces the deployment's issues name (the issue's words say what is wrong).
+fn mark_issues(cells: &mut [JunqiCell], issues: &[DeployIssue]) {
+    for issue in issues {
+        if let Ok(p) = issue.at.parse::<Point>() {
+            cells[p.index()].battle = true;
+        }
+    }
+}
+
 fn mark_last(cells: &mut [JunqiCell], view: &JunqiView) {
     if let Some(last) = &view.last {
         match &last.event {

@@ -302,6 +302,12 @@ fn view_cells(
                 c.target = true;
             }
         }
+        // The pieces the deployment's issues name (their words say what is wrong).
+        for issue in <SeaLandAir as SecretGame>::draft_issues(&draft) {
+            if let Ok(p) = issue.at.parse::<Point>() {
+                cells[p.index()].battle = true;
+            }
+        }
         return cells;
     }
     for seen in &view.pieces {

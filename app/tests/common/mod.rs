@@ -565,15 +565,15 @@ fn junqi_online_play(
 ) {
     let ui = app.window();
     let gs = ui.global::<GameSession>();
-    until(app, Duration::from_secs(5), || {
+    until(app, Duration::from_secs(30), || {
         gs.get_waiting() == Waiting::Nothing
     });
     deployment(app).invoke_ready();
-    until(app, Duration::from_secs(5), || {
+    until(app, Duration::from_secs(30), || {
         gs.get_phase() == GamePhase::Play && gs.get_waiting() == Waiting::Nothing
     });
     jq_tap(app, &["e5", "e6"]);
-    until(app, Duration::from_secs(5), || {
+    until(app, Duration::from_secs(30), || {
         gs.get_waiting() == Waiting::Turn
     });
     visit(app, "junqi-online-waiting");
@@ -592,7 +592,7 @@ fn junqi_online_play(
         .clone();
     opponent.play(theirs, &mv).expect("moved");
     rt.block_on(opponent.flush()).expect("sent");
-    until(app, Duration::from_secs(5), || {
+    until(app, Duration::from_secs(30), || {
         gs.get_draw_offered_by() == 1 && gs.get_to_move() == 0
     });
     visit(app, "junqi-online-draw-offer");
