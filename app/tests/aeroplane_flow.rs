@@ -96,6 +96,10 @@ fn roll_then_tap_a_plane(app: &App, dir: &Path) {
             .row_count()
             > 0
     });
+    // The prompt knows whether the choice is a take-off, a move, or either.
+    let choices: Vec<_> = a.get_choices().iter().collect();
+    assert_eq!(a.get_launch_choice(), choices.iter().any(|c| c.from < 0));
+    assert_eq!(a.get_move_choice(), choices.iter().any(|c| c.from >= 0));
     app.window().window().take_snapshot().unwrap();
     i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(700));
     assert!(!a.get_rolling(), "the die has landed");

@@ -36,11 +36,12 @@ fn imported_games_are_filtered_searched_exported_and_deleted() {
     import(&app, "1. C2=5 H8+7 2. C5+9");
     let h = app.window().global::<HistoryAdapter>();
     assert!(h.get_show_import());
-    assert!(
-        h.get_import_error().contains("move 3"),
-        "{}",
-        h.get_import_error()
+    let problem = h.get_import_error();
+    assert_eq!(
+        (problem.code.as_str(), problem.ply, problem.text.as_str()),
+        ("move", 3, "C5+9")
     );
+    assert!(one(&app, "Move 3 (C5+9) cannot be played where it stands.").is_valid());
     assert_eq!(h.get_import_text(), "1. C2=5 H8+7 2. C5+9");
 
     import_and_export(&app);

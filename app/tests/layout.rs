@@ -69,6 +69,13 @@ fn check(size: (u32, u32), language: Language) -> Vec<String> {
                     pos.x + sz.width
                 ));
             }
+            if language == Language::Chinese
+                && let Some(latin) = latin_words(&label)
+            {
+                problems.push(format!(
+                    "{screen}: Latin text {latin:?} in {role:?} {label:?}"
+                ));
+            }
             let pressable = matches!(role, AccessibleRole::Button | AccessibleRole::Checkbox);
             if pressable && sz.height < 43.5 && !is_board_point(&label) && !is_board_plane(&label) {
                 problems.push(format!(
@@ -82,6 +89,75 @@ fn check(size: (u32, u32), language: Language) -> Vec<String> {
         }
     });
     problems
+}
+
+/// The Latin words of a text shown in the Chinese interface, other than what is Latin in any
+/// language: the tour's player names, board points (`e6`), move notation (`h3e3`, `C8+2`),
+/// invite codes, paths and addresses, and the names of the program, its licences and the
+/// notations. `None` when there are none.
+fn latin_words(text: &str) -> Option<String> {
+    const ALLOWED: &[&str] = &[
+        // The tour's players.
+        "Ann",
+        "Bo",
+        "Cy",
+        "Di",
+        // Names of the program, its parts and licences, and of notations.
+        "Qiguan",
+        "Sans",
+        "Noto",
+        "CJK",
+        "SC",
+        "SIL",
+        "OFL",
+        "MIT",
+        "Apache",
+        "PGN",
+        "FEN",
+        "WXF",
+        "ICCS",
+        // Slint's own attribution (AboutSlint, which its licence asks for) is in English.
+        "MadeWithSlint",
+        "Version",
+        "Slint",
+        // The language choice names itself.
+        "English",
+    ];
+    // Paths and addresses are what they are in any language.
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .filter(|w| !w.contains('/'))
+        .collect();
+    let text = words.join(" ");
+    let bad: Vec<&str> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || "+-=.".contains(c)))
+        .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
+        .filter(|w| !ALLOWED.contains(w) && !is_notation(w))
+        .collect();
+    (!bad.is_empty()).then(|| bad.join(" "))
+}
+
+/// A board point or a move in coordinates (`e6`, `h3e3`), WXF (`C8+2`, `P1=2`), an invite
+/// code (`ABCDE-FGHJK`), a version or file name (`0.1.0`), or one of Sea-land-air's named
+/// points (the airports and the rail bridge).
+fn is_notation(w: &str) -> bool {
+    let point = |s: &str| {
+        let mut c = s.chars();
+        matches!(c.next(), Some('a'..='s'))
+            && !c.as_str().is_empty()
+            && c.all(|d| d.is_ascii_digit())
+    };
+    let halves = (2..w.len()).any(|i| w.is_char_boundary(i) && point(&w[..i]) && point(&w[i..]));
+    let wxf = w.len() == 4
+        && w.starts_with(|c: char| "KAEBHNRCP".contains(c))
+        && w[2..3].chars().all(|c| "+-=.".contains(c));
+    let code = w.len() == 11
+        && w.as_bytes()[5] == b'-'
+        && w.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-');
+    let dotted = w.contains('.') && w.split('.').all(|p| !p.is_empty());
+    let named = ["sw", "se", "nw", "ne", "br"].contains(&w);
+    point(w) || halves || wxf || code || dotted || named
 }
 
 #[test]

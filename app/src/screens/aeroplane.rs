@@ -365,7 +365,10 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Aeroplane>) {
     });
     a.set_die(state.last_roll().map_or(0, |(_, v)| i32::from(v)));
     a.set_can_roll(person.is_some() && state.phase() == Phase::Roll);
-    a.set_choices(ModelRc::new(VecModel::from(choice_models(&choosing))));
+    let choices = choice_models(&choosing);
+    a.set_launch_choice(choices.iter().any(|c| c.from < 0));
+    a.set_move_choice(choices.iter().any(|c| c.from >= 0));
+    a.set_choices(ModelRc::new(VecModel::from(choices)));
     a.set_thinking(s.review.is_none() && s.computer_to_act().is_some());
     a.set_event(happened.event);
     a.set_event_seat(happened.seat.map_or(-1, |s| s.index() as i32));

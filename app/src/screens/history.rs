@@ -4,7 +4,7 @@ use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::store::{GameId, HistoryFilter, Mode, NewGame, ResultFilter, Standing};
 use qiguan_core::AnyMatch;
-use qiguan_ui::{HistoryAdapter, Texts};
+use qiguan_ui::{HistoryAdapter, ImportProblem, Texts};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
 
@@ -111,7 +111,7 @@ fn import(ctx: &Rc<Ctx>) {
     let a = ui.global::<HistoryAdapter>();
     let text = a.get_import_text();
     // Each game that has a notation tries the text; the first that reads it wins.
-    let mut parsed = Err(String::new());
+    let mut parsed = Err(problem("empty"));
     for read in super::registry::GAMES.iter().filter_map(|e| e.import) {
         parsed = read(&text);
         if parsed.is_ok() {
@@ -121,28 +121,33 @@ fn import(ctx: &Rc<Ctx>) {
     let (record, players) = match parsed {
         Ok(ok) => ok,
         Err(e) => {
-            a.set_import_error(e.into());
+            a.set_import_error(e);
             return;
         }
     };
-    let replayed = match AnyMatch::from_record(&record) {
-        Ok(m) => m,
-        Err(e) => {
-            a.set_import_error(e.to_string().into());
-            return;
-        }
+    let Ok(replayed) = AnyMatch::from_record(&record) else {
+        a.set_import_error(problem("unplayable"));
+        return;
     };
     let new = NewGame::from_match(&replayed, Mode::Imported, players);
     let standing = Standing::of(&replayed);
     let now = ctx.now();
     match ctx.with_store(|store| store.create_game_with(&new, &record.actions, &standing, now)) {
         Ok(id) => {
-            a.set_import_error("".into());
+            a.set_import_error(ImportProblem::default());
             a.set_import_text("".into());
             a.set_show_import(false);
             refresh(ctx);
             super::registry::review(ctx, id, false);
         }
-        Err(e) => a.set_import_error(e.to_string().into()),
+        Err(_) => a.set_import_error(problem("storage")),
+    }
+}
+
+/// An import problem of this kind (see `ImportProblem` in history.slint).
+fn problem(code: &str) -> ImportProblem {
+    ImportProblem {
+        code: code.into(),
+        ..ImportProblem::default()
     }
 }

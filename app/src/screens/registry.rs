@@ -8,7 +8,7 @@ use crate::ctx::{Ctx, Sessions};
 use crate::store::{GameId, StoreError};
 use qiguan_core::Strength;
 use qiguan_core::{GameKind, Record};
-use qiguan_ui::{AppWindow, GameOutcome, Screen};
+use qiguan_ui::{AppWindow, GameOutcome, ImportProblem, Screen};
 use slint::ComponentHandle;
 use std::any::Any;
 use std::rc::Rc;
@@ -52,7 +52,7 @@ pub(crate) struct GameEntry {
 }
 
 /// Reads pasted text into a game's record and its players' names.
-pub(crate) type Importer = fn(&str) -> Result<(Record, Vec<String>), String>;
+pub(crate) type Importer = fn(&str) -> Result<(Record, Vec<String>), ImportProblem>;
 
 /// A correspondence game to create, as chosen on screen.
 #[derive(Debug)]

@@ -7,16 +7,7 @@ use qiguan_ui::{GameOutcome, GameRow, ResultKind};
 
 /// Converts a stored summary to a list row; `to_move` is -1 when not known.
 pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
-    let players = if s.players.iter().any(|n| !n.is_empty()) {
-        let names: Vec<&str> = s
-            .players
-            .iter()
-            .map(|n| if n.is_empty() { "?" } else { n.as_str() })
-            .collect();
-        names.join(" – ")
-    } else {
-        String::new()
-    };
+    let players = players_text(&s.players);
     let entry = super::registry::entry(s.kind);
     let stored = stored_outcome(s.result.as_deref(), s.reason.as_deref());
     let (outcome, to_move) = (entry.row_codes)(stored, to_move, s.players.len());
@@ -31,6 +22,17 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
         waiting_join: false,
         to_move,
     }
+}
+
+/// The players a row names: the names given, in seat order (a player who gave none is left
+/// out rather than shown as a sign).
+fn players_text(players: &[String]) -> String {
+    let named: Vec<&str> = players
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !n.is_empty())
+        .collect();
+    named.join(" – ")
 }
 
 /// A row for a game on the home or correspondence list: whose move it is (from the stored
@@ -102,6 +104,16 @@ pub fn format_date(ms: i64) -> String {
 mod tests {
     use super::stored_outcome;
     use qiguan_ui::ResultKind;
+
+    #[test]
+    fn a_row_names_only_the_players_who_gave_a_name() {
+        let names =
+            |v: &[&str]| super::players_text(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(names(&["Ann", "Bo"]), "Ann – Bo");
+        assert_eq!(names(&["Ann", ""]), "Ann", "no \"?\" for the unnamed");
+        assert_eq!(names(&["", "", "Cy"]), "Cy");
+        assert_eq!(names(&["", ""]), "");
+    }
 
     #[test]
     fn stored_results_become_typed_outcomes() {

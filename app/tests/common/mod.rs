@@ -647,8 +647,12 @@ fn xiangqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
 
     let h = ui.global::<HistoryAdapter>();
     ui.global::<HomeAdapter>().invoke_history();
-    h.set_import_text(PGN.into());
+    h.set_import_text("1. C2=5 H8+7 2. C5+9".into());
     h.set_show_import(true);
+    h.invoke_import();
+    visit(app, "history-import-error");
+    h.set_import_error(Default::default());
+    h.set_import_text(PGN.into());
     visit(app, "history-import");
     h.invoke_import();
     ui.global::<ReplayAdapter>().invoke_go_to(7);

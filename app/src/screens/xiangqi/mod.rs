@@ -17,7 +17,8 @@ use qiguan_core::Strength;
 use qiguan_core::xiangqi::{Color, Move, Square, Xiangqi, XiangqiOptions, XiangqiView};
 use qiguan_core::{AnyMatch, Match, Seat};
 use qiguan_ui::{
-    AppWindow, BoardCell, MoveRow, NewGameAdapter, Screen, XiangqiAdapter, XiangqiRules,
+    AppWindow, BoardCell, ImportProblem, MoveRow, NewGameAdapter, Screen, XiangqiAdapter,
+    XiangqiRules,
 };
 use replay::ReplaySession;
 use slint::{ComponentHandle, ModelRc, VecModel};
@@ -116,11 +117,25 @@ impl GameScreen for Xiangqi {
 }
 
 /// Reads a pasted PGN (Chinese, WXF or coordinate moves) or FEN into a record and its players.
-fn import(text: &str) -> Result<(qiguan_core::Record, Vec<String>), String> {
-    let game = qiguan_core::xiangqi::pgn::read_game(text).map_err(|e| e.to_string())?;
+fn import(text: &str) -> Result<(qiguan_core::Record, Vec<String>), ImportProblem> {
+    use qiguan_core::xiangqi::pgn::PgnError;
+    let problem = |code: &str| ImportProblem {
+        code: code.into(),
+        ..ImportProblem::default()
+    };
+    let game = qiguan_core::xiangqi::pgn::read_game(text).map_err(|e| match e {
+        PgnError::Empty => problem("empty"),
+        PgnError::Syntax(_) => problem("syntax"),
+        PgnError::Fen(_) => problem("fen"),
+        PgnError::Move { ply, text, .. } => ImportProblem {
+            code: "move".into(),
+            ply: ply as i32,
+            text: text.into(),
+        },
+    })?;
     let record = game
         .to_record(&XiangqiOptions::default())
-        .map_err(|e| e.to_string())?;
+        .map_err(|_| problem("unplayable"))?;
     Ok((record, game.players().to_vec()))
 }
 
