@@ -7,7 +7,7 @@
 
 mod common;
 
-use i_slint_backend_testing::{AccessibleRole, ElementQuery};
+use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery};
 use qiguan_app::settings::Language;
 
 fn is_board_point(label: &str) -> bool {
@@ -31,14 +31,7 @@ fn check(size: (u32, u32), language: Language) -> Vec<String> {
         let elements = ElementQuery::from_root(app.window())
             .match_descendants()
             .find_all();
-        // A board zoomed wider than the window is panned: it and what is on it may run past
-        // the window's sides (its Flickable clips them).
-        let board = elements.iter().find_map(|e| {
-            let label = e.accessible_label().unwrap_or_default();
-            let groupbox = matches!(e.accessible_role(), Some(AccessibleRole::Groupbox));
-            (groupbox && (label == "Board" || label == "棋盘") && e.size().width > size.0 as f32)
-                .then(|| (e.absolute_position(), e.size()))
-        });
+        let board = panned_board(&elements, size);
         let on_board = |pos: slint::LogicalPosition, sz: slint::LogicalSize| {
             board.is_some_and(|(b, bs)| {
                 pos.x >= b.x - 0.5
@@ -89,6 +82,20 @@ fn check(size: (u32, u32), language: Language) -> Vec<String> {
         }
     });
     problems
+}
+
+/// A board zoomed wider than the window is panned: it and what is on it may run past the
+/// window's sides (its Flickable clips them). Returns its place and size, if there is one.
+fn panned_board(
+    elements: &[ElementHandle],
+    size: (u32, u32),
+) -> Option<(slint::LogicalPosition, slint::LogicalSize)> {
+    elements.iter().find_map(|e| {
+        let label = e.accessible_label().unwrap_or_default();
+        let groupbox = matches!(e.accessible_role(), Some(AccessibleRole::Groupbox));
+        (groupbox && (label == "Board" || label == "棋盘") && e.size().width > size.0 as f32)
+            .then(|| (e.absolute_position(), e.size()))
+    })
 }
 
 /// The Latin words of a text shown in the Chinese interface, other than what is Latin in any
