@@ -66,8 +66,9 @@ pub enum Event {
     Changed(Vec<GameId>),
     /// Whether the last attempt reached the server, and how many actions still wait.
     Status { online: bool, pending: usize },
-    /// Something failed; `what` is `create`, `join` or `sync`.
-    Failed { what: &'static str, error: String },
+    /// Something failed; `what` is `create`, `join` or `sync`, `code` says why in a word the
+    /// screen translates (see [`SyncError::code`]).
+    Failed { what: &'static str, code: String },
 }
 
 /// A handle to the worker.
@@ -94,9 +95,10 @@ impl Worker {
                 {
                     Ok(r) => r,
                     Err(e) => {
+                        eprintln!("qiguan: the sync worker cannot start: {e}");
                         let _ = events.send(Event::Failed {
                             what: "sync",
-                            error: e.to_string(),
+                            code: "internal".into(),
                         });
                         wake();
                         return;
@@ -132,7 +134,7 @@ async fn run(
         Err(e) => {
             return emit(Event::Failed {
                 what: "sync",
-                error: e.to_string(),
+                code: e.code(),
             });
         }
     };
@@ -280,7 +282,7 @@ async fn create_or_join(engine: &mut Correspondence, command: Command, emit: &im
                 Ok((id, code)) => emit(Event::Created { id, code }),
                 Err(e) => emit(Event::Failed {
                     what: "create",
-                    error: e.to_string(),
+                    code: e.code(),
                 }),
             }
         }
@@ -288,7 +290,7 @@ async fn create_or_join(engine: &mut Correspondence, command: Command, emit: &im
             Ok(id) => emit(Event::Joined { id }),
             Err(e) => emit(Event::Failed {
                 what: "join",
-                error: e.to_string(),
+                code: e.code(),
             }),
         },
         _ => {}
@@ -314,7 +316,7 @@ fn report(engine: &Correspondence, emit: &impl Fn(Event), result: Result<Vec<Gam
         }),
         Err(e) => emit(Event::Failed {
             what: "sync",
-            error: e.to_string(),
+            code: e.code(),
         }),
     }
 }

@@ -47,6 +47,21 @@ pub enum SyncError {
     Protocol(String),
 }
 
+impl SyncError {
+    /// Why, in a word the screens translate: the server's own code when it refused
+    /// (`unknown-invite`, `invite-used`, `rate-limited`, …), else `offline`, `illegal`,
+    /// `storage` or `protocol`.
+    pub fn code(&self) -> String {
+        match self {
+            SyncError::Offline(_) => "offline".into(),
+            SyncError::Refused { code, .. } => code.clone(),
+            SyncError::Illegal(_) => "illegal".into(),
+            SyncError::Store(_) => "storage".into(),
+            SyncError::Protocol(_) => "protocol".into(),
+        }
+    }
+}
+
 impl fmt::Display for SyncError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

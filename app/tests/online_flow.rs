@@ -592,3 +592,25 @@ fn the_correspondence_list_and_game_follow_the_join_and_the_moves() {
     until(&app, Duration::from_secs(25), || row().plies == 4);
     assert_eq!(row().to_move, 0);
 }
+
+/// What the server refused is said in the interface's language, from the server's code.
+#[test]
+fn a_wrong_invite_code_is_refused_in_chinese() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = server(dir.path());
+    let app = start(&dir.path().join("red"), Language::Chinese, (360, 780));
+    let settings = app.window().global::<SettingsAdapter>();
+    settings.set_server(url.into());
+    settings.invoke_changed();
+    let online = app.window().global::<OnlineAdapter>();
+    online.set_code("ZZZZZ-ZZZZZ".into());
+    online.invoke_join();
+    until(&app, Duration::from_secs(10), || {
+        !online.get_error().is_empty()
+    });
+    assert_eq!(online.get_error(), "unknown-invite");
+    app.window()
+        .global::<qiguan_app::ui::HomeAdapter>()
+        .invoke_online();
+    assert!(one(&app, "没有哪局棋用这个邀请码。").is_valid());
+}

@@ -150,12 +150,12 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
                 (entry.set_sync_status)(ctx, online, pending);
             }
         }
-        Event::Failed { what, error } => {
+        Event::Failed { what, code } => {
             a.set_busy(false);
             if what == "sync" {
                 a.set_online(false);
             }
-            a.set_error(error.into());
+            a.set_error(code.into());
         }
     }
 }
