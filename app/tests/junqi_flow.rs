@@ -366,4 +366,9 @@ fn an_attack_on_the_computer_is_told_even_after_its_reply() {
         other => panic!("{other:?}"),
     };
     assert!(!all(&app, said).is_empty(), "{said} is on screen");
+
+    // Home's Continue card names the side to move as the game does: Red, not "first player".
+    app.window().global::<qiguan_app::ui::Nav>().invoke_back();
+    assert!(!all(&app, "Red to move").is_empty());
+    assert!(all(&app, "First player to move").is_empty());
 }

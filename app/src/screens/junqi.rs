@@ -31,7 +31,19 @@ use std::rc::Rc;
 const LAYOUT_KEY: &str = "junqi-layout:";
 
 /// Junqi in the registry of games.
-pub(crate) const ENTRY: GameEntry = session::entry::<Junqi>(connect);
+pub(crate) const ENTRY: GameEntry = GameEntry {
+    seat_colour,
+    ..session::entry::<Junqi>(connect)
+};
+
+/// A seat's colour once the game has decided it (from the start, but in flip mode only with
+/// the first flips): 0 red, 1 blue.
+fn seat_colour(game: &qiguan_core::AnyMatch, seat: Seat) -> Option<i32> {
+    match game {
+        qiguan_core::AnyMatch::Junqi(m) => m.game().side_of_seat(seat).map(|side| side as i32),
+        _ => None,
+    }
+}
 
 impl GameScreen for Junqi {
     secret_screen!(Screen::Junqi, JunqiCell);

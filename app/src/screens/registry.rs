@@ -45,6 +45,9 @@ pub(crate) struct GameEntry {
     /// How a list row names the winner and the seat to move, where the game names seats
     /// otherwise than by their number (by colour).
     pub row_codes: fn(outcome: GameOutcome, to_move: i32, seats: usize) -> (GameOutcome, i32),
+    /// The colour a seat plays, for a game whose seats are named by turn order until play
+    /// decides their colours (Junqi's flip mode); `None` where the row's seat names suffice.
+    pub seat_colour: fn(&qiguan_core::AnyMatch, qiguan_core::Seat) -> Option<i32>,
     /// What the players ask through the `GameSession` global (draw, resign, undo, review,
     /// hand-over) while its screen shows. Aeroplane chess, whose screen still keeps those
     /// controls on its own adapter, ignores it.

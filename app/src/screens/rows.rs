@@ -1,7 +1,7 @@
 //! How a stored game shows as a row of the home, history and correspondence lists: its
 //! players, date, result and the seat to move, named as its game names them (the registry).
 
-use crate::store::{GameSummary, Store, StoredGame, replay};
+use crate::store::{GameSummary, Store, replay};
 use qiguan_core::ToAct;
 use qiguan_ui::{GameOutcome, GameRow, ResultKind};
 
@@ -21,6 +21,7 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
         outcome,
         waiting_join: false,
         to_move,
+        to_move_colour: -1,
     }
 }
 
@@ -42,11 +43,19 @@ pub fn listed_row(store: &Store, s: &GameSummary) -> GameRow {
     let remote = store.remote(s.id).ok().flatten();
     let unfinished = s.result.is_none();
     let waiting_join = unfinished && remote.as_ref().is_some_and(|r| r.invite_code.is_some());
+    let mut colour = None;
     let to_move = if !unfinished || waiting_join {
         None
     } else {
-        let from_record = store.load(s.id).ok().and_then(|g| seat_to_move(&g));
-        from_record.or_else(|| {
+        let game = store.load(s.id).ok().and_then(|g| replay(&g).ok());
+        let from_record = game.as_ref().and_then(|g| match g.to_act() {
+            ToAct::Seat(seat) => Some(seat),
+            _ => None,
+        });
+        if let (Some(game), Some(seat)) = (&game, from_record) {
+            colour = (super::registry::entry(s.kind).seat_colour)(game, seat);
+        }
+        from_record.map(|seat| seat.index() as u8).or_else(|| {
             let r = remote?;
             Some(if r.your_turn {
                 r.seat
@@ -57,14 +66,8 @@ pub fn listed_row(store: &Store, s: &GameSummary) -> GameRow {
     };
     GameRow {
         waiting_join,
+        to_move_colour: colour.unwrap_or(-1),
         ..game_row(s, to_move.map_or(-1, i32::from))
-    }
-}
-
-fn seat_to_move(game: &StoredGame) -> Option<u8> {
-    match replay(game).ok()?.to_act() {
-        ToAct::Seat(seat) => Some(seat.index() as u8),
-        _ => None,
     }
 }
 

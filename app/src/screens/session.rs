@@ -283,6 +283,7 @@ pub(crate) const fn entry<G: GameScreen>(connect: fn(&Rc<Ctx>)) -> GameEntry {
         session_call: call::<G>,
         import: None,
         row_codes: |outcome, to_move, _| (outcome, to_move),
+        seat_colour: |_, _| None,
     }
 }
 

@@ -698,6 +698,7 @@ fn online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
         mode: "correspondence".into(),
         outcome: Default::default(),
         waiting_join: false,
+        to_move_colour: -1,
         to_move,
     };
     o.set_games(slint::ModelRc::new(slint::VecModel::from(vec![
