@@ -366,6 +366,12 @@ fn an_attack_on_the_computer_is_told_even_after_its_reply() {
         other => panic!("{other:?}"),
     };
     assert!(!all(&app, said).is_empty(), "{said} is on screen");
+    // Beside the board, never over it: on a phone, under it.
+    let board = one(&app, "Board");
+    let bottom = board.absolute_position().y + board.size().height;
+    for text in all(&app, said) {
+        assert!(text.absolute_position().y >= bottom - 0.5, "the news covers the board");
+    }
 
     // Home's Continue card names the side to move as the game does: Red, not "first player".
     app.window().global::<qiguan_app::ui::Nav>().invoke_back();

@@ -92,6 +92,28 @@ impl Server {
         )
     }
 
+    /// Reads `path` with `token` from a second server opened on this one's database, as
+    /// after a restart.
+    async fn read_after_restart(&self, path: &str, token: &str) -> Value {
+        let config = Config {
+            db: self._dir.path().join("server.sqlite"),
+            ..Config::default()
+        };
+        let again = qiguan_server::open(&config, Arc::new(|| 1_800_000_000_000)).unwrap();
+        let resp = router(again)
+            .oneshot(
+                Request::builder()
+                    .uri(path)
+                    .header("authorization", format!("Bearer {token}"))
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+        serde_json::from_slice(&bytes).unwrap()
+    }
+
     async fn act(
         &self,
         id: &str,
@@ -509,24 +531,7 @@ async fn the_server_deals_a_flip_game_and_the_deal_survives_a_restart() {
     assert_eq!(theirs["your_turn"], true);
 
     // A second server on the same database replays the stored deal to the same board.
-    let config = Config {
-        db: s._dir.path().join("server.sqlite"),
-        ..Config::default()
-    };
-    let again = qiguan_server::open(&config, Arc::new(|| 1_800_000_000_000)).unwrap();
-    let app = router(again);
-    let resp = app
-        .oneshot(
-            Request::builder()
-                .uri(&path)
-                .header("authorization", format!("Bearer {second}"))
-                .body(Body::empty())
-                .unwrap(),
-        )
-        .await
-        .unwrap();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let reloaded: Value = serde_json::from_slice(&bytes).unwrap();
+    let reloaded = s.read_after_restart(&path, &second).await;
     assert_eq!(reloaded["view"]["game"], theirs["view"]["game"]);
 }
 
@@ -768,22 +773,6 @@ async fn each_seat_sees_the_names_the_players_gave_even_after_a_restart() {
     }
 
     // Stored: a second server on the same database says the same.
-    let config = Config {
-        db: s._dir.path().join("server.sqlite"),
-        ..Config::default()
-    };
-    let again = qiguan_server::open(&config, Arc::new(|| 1_800_000_000_000)).unwrap();
-    let resp = router(again)
-        .oneshot(
-            Request::builder()
-                .uri(&path)
-                .header("authorization", format!("Bearer {red}"))
-                .body(Body::empty())
-                .unwrap(),
-        )
-        .await
-        .unwrap();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let reloaded: Value = serde_json::from_slice(&bytes).unwrap();
+    let reloaded = s.read_after_restart(&path, &red).await;
     assert_eq!(reloaded["names"], json!(["Bo", "张三"]));
 }

@@ -442,22 +442,29 @@ pub(crate) fn open<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId) {
 
 fn load<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId) -> Result<Session<G>, String> {
     let loaded = hidden::load::<G>(&mut *ctx.games()?, id)?;
-    Ok(Session {
-        id,
-        source: loaded.source,
-        players: loaded.players,
-        computers: loaded.computers,
-        remote: loaded.remote,
-        viewer: loaded.viewer,
-        handover: false,
-        selected: None,
-        draft: None,
-        review: None,
-        before_reply: None,
-        refusal: None,
-        board: G::Board::default(),
-        timer: Timer::default(),
-    })
+    Ok(Session::new(id, loaded))
+}
+
+impl<G: GameScreen> Session<G> {
+    /// A session of a game as loaded, showing its first view, nothing selected or arranged.
+    pub(crate) fn new(id: GameId, loaded: hidden::Loaded<G>) -> Session<G> {
+        Session {
+            id,
+            source: loaded.source,
+            players: loaded.players,
+            computers: loaded.computers,
+            remote: loaded.remote,
+            viewer: loaded.viewer,
+            handover: false,
+            selected: None,
+            draft: None,
+            review: None,
+            before_reply: None,
+            refusal: None,
+            board: G::Board::default(),
+            timer: Timer::default(),
+        }
+    }
 }
 
 /// Reloads the open game if the sync worker changed it, keeping a deployment being arranged.

@@ -11,22 +11,14 @@ fn session<G: GameScreen>(game: Match<G>, computer: Option<Seat>) -> Session<G> 
     if let Some(seat) = computer {
         computers[seat.index()] = Some(Strength::Strong);
     }
-    Session {
-        id: GameId(1),
+    let loaded = hidden::Loaded {
         source: Source::Local(Box::new(game)),
         players: vec!["甲".into(), String::new()],
         computers,
         remote: None,
         viewer: Seat::FIRST,
-        handover: false,
-        selected: None,
-        draft: None,
-        review: None,
-        before_reply: None,
-        refusal: None,
-        board: Default::default(),
-        timer: Timer::default(),
-    }
+    };
+    Session::new(GameId(1), loaded)
 }
 
 /// A Junqi game on this device, dealt, with the computer in `computer`.
