@@ -34,11 +34,14 @@ fn moves_from_view(view: &SeaLandAirView, side: Side) -> Vec<String> {
     out
 }
 
-/// Plays one game; `computer` picks how each seat chooses. Checks everything on the way and
-/// returns the finished match.
+/// Plays one game; `computer` picks how each seat chooses. Odd seeds play in referee mode
+/// (battles reveal nothing). Checks everything on the way and returns the finished match.
 fn play_game(seed: u64, computer: [bool; 2]) -> Match<SeaLandAir> {
     let mut rng = Rng(seed * 2 + 1);
-    let options = SeaLandAirOptions::default();
+    let options = SeaLandAirOptions {
+        referee: seed % 2 == 1,
+        ..SeaLandAirOptions::default()
+    };
     let mut m: Match<SeaLandAir> = Match::new(&options, None).unwrap();
     let seats = [Seat::FIRST, Seat::SECOND];
     let sides = [Side::South, Side::North];
@@ -47,8 +50,10 @@ fn play_game(seed: u64, computer: [bool; 2]) -> Match<SeaLandAir> {
         m.apply_text(Actor::Seat(seats[i]), &format!("deploy:{layout}"))
             .unwrap();
     }
-    // Which enemy pieces (by id) each seat has been told about.
+    // Which enemy pieces (by id) each seat has been told about, and which fought in view
+    // of everyone.
     let mut known: [HashSet<u8>; 2] = [HashSet::new(), HashSet::new()];
+    let mut public: HashSet<u8> = HashSet::new();
     for ply in 0..2000 {
         let seat = match m.to_act() {
             ToAct::Seat(s) => s,
@@ -84,6 +89,9 @@ fn play_game(seed: u64, computer: [bool; 2]) -> Match<SeaLandAir> {
             legal.contains(&mv),
             "seed {seed}: the computer chose {mv}, not legal"
         );
+        // The pieces that may fight, as the authority knows them.
+        let go: Option<qiguan_core::sealandair::Move> = mv.parse().ok();
+        let fighters = go.map(|g| (m.game().board().get(g.from), m.game().board().get(g.to)));
         let told = m
             .apply(Actor::Seat(seat), &Action::Play(mv.parse().unwrap()))
             .unwrap_or_else(|e| panic!("seed {seed} ply {ply} {mv}: {e}"));
@@ -105,7 +113,22 @@ fn play_game(seed: u64, computer: [bool; 2]) -> Match<SeaLandAir> {
                             attacker, defender, ..
                         },
                     ) => {
-                        assert_eq!((attacker, defender), (&None, &None), "a battle named kinds");
+                        let (a, d) = fighters.expect("a battle comes from a move");
+                        let (a, d) = (a.expect("an attacker"), d.expect("a defender"));
+                        if options.referee {
+                            assert_eq!(
+                                (attacker, defender),
+                                (&None, &None),
+                                "a battle named kinds"
+                            );
+                        } else {
+                            // V4: both pieces, to everyone, for good.
+                            assert_eq!((*attacker, *defender), (Some(a.kind), Some(d.kind)));
+                            for set in known.iter_mut() {
+                                set.extend([a.id, d.id]);
+                            }
+                            public.extend([a.id, d.id]);
+                        }
                     }
                     (Audience::Everyone, _) => {}
                     (to, event) => panic!("seed {seed}: {event:?} told to {to:?}"),
@@ -115,7 +138,8 @@ fn play_game(seed: u64, computer: [bool; 2]) -> Match<SeaLandAir> {
         if m.outcome().is_some() {
             break;
         }
-        // No leaks: each seat sees exactly its own kinds and the ones its recon revealed.
+        // No leaks: each seat sees exactly its own kinds, the ones its recon revealed and the
+        // ones that fought; a spectator only the ones that fought.
         for (j, &s) in seats.iter().enumerate() {
             let view = m.view(Viewer::Seat(s)).game;
             for seen in &view.pieces {
@@ -128,7 +152,11 @@ fn play_game(seed: u64, computer: [bool; 2]) -> Match<SeaLandAir> {
                 }
             }
             let spectator = m.view(Viewer::Spectator).game;
-            assert!(spectator.pieces.iter().all(|p| p.kind.is_none()));
+            for seen in &spectator.pieces {
+                let at: Point = seen.at.parse().unwrap();
+                let piece = m.game().board().get(at).unwrap();
+                assert_eq!(seen.kind.is_some(), public.contains(&piece.id), "{seen:?}");
+            }
         }
     }
     m

@@ -304,8 +304,12 @@ fn b14_fire_arrows() {
         .map(|(a, b)| format!("{a}>{b}"))
         .collect();
     arrows.sort();
+    // Every head is on a front row, where nothing is deployed: no arrow can fire at once.
+    for (_, head) in &map().arrows {
+        assert!(!head.is_placement(), "{head}");
+    }
     let mut want: Vec<String> =
-        "a4>a7 a7>a4 b4>b7 b7>b4 d4>d7 d7>d4 e4>e7 e7>e4 f4>f7 f7>f4 g4>g7 g7>g4 f4>e7 f7>e4"
+        "a4>a6 b4>b6 d4>d6 e4>e6 f4>f6 g4>g6 a7>a5 b7>b5 d7>d5 e7>e5 f7>f5 g7>g5"
             .split(' ')
             .map(String::from)
             .collect();
@@ -465,17 +469,17 @@ fn t3_eighty_quiet_turns_draw() {
     // A removal resets the count; a shot that harms nothing does not. The option changes it.
     let mut g = game(&[
         ("a4", South, Artillery),
-        ("a7", North, Commander),
+        ("a6", North, Commander),
         ("a11", North, Private),
     ]);
-    play(&mut g, "a4*a7");
+    play(&mut g, "a4*a6");
     assert_eq!(g.view(Viewer::Spectator).quiet_plies, 1);
     let mut g = game(&[
         ("a4", South, Artillery),
-        ("a7", North, Private),
+        ("a6", North, Private),
         ("a11", North, Private),
     ]);
-    play(&mut g, "a4*a7");
+    play(&mut g, "a4*a6");
     assert_eq!(g.view(Viewer::Spectator).quiet_plies, 0);
     let options = SeaLandAirOptions {
         quiet_plies: 2,
@@ -599,35 +603,48 @@ fn m7_ships_move_one_point_along_sea_lines() {
 }
 
 #[test]
-fn m8_battleships_and_cruisers_land_through_ports() {
+fn m8_battleships_and_cruisers_land_through_the_enemys_ports() {
     for kind in [Battleship, Cruiser] {
+        for (port, shore) in [("f8", "e8"), ("f10", "e10")] {
+            let g = game(&[(port, South, kind), FAR]);
+            let land = format!("{port}-{shore}");
+            assert!(moves(&g, port).contains(&land), "{kind:?} {land}");
+            let g = game(&[(shore, South, kind), FAR]);
+            let back = format!("{shore}-{port}");
+            assert!(moves(&g, shore).contains(&back), "{kind:?} sails back");
+        }
+        // Never through their own side's ports, either way.
         let g = game(&[("f3", South, kind), FAR]);
-        assert!(moves(&g, "f3").contains(&"f3-e3".to_string()), "{kind:?}");
+        assert!(!moves(&g, "f3").contains(&"f3-e3".to_string()), "{kind:?}");
         let g = game(&[("e3", South, kind), FAR]);
+        assert!(!moves(&g, "e3").contains(&"e3-f3".to_string()), "{kind:?}");
+        let g = game_to_move(&[("f1", North, kind), NEAR], North);
         assert!(
-            moves(&g, "e3").contains(&"e3-f3".to_string()),
-            "{kind:?} sails back"
+            moves(&g, "f1").contains(&"f1-e1".to_string()),
+            "North lands in the south"
+        );
+        let g = game_to_move(&[("f10", North, kind), NEAR], North);
+        assert!(
+            !moves(&g, "f10").contains(&"f10-e10".to_string()),
+            "{kind:?}"
         );
     }
     for kind in [Gunboat, Destroyer, Submarine] {
-        let g = game(&[("f3", South, kind), FAR]);
-        assert!(!moves(&g, "f3").contains(&"f3-e3".to_string()), "{kind:?}");
+        let g = game(&[("f8", South, kind), FAR]);
+        assert!(!moves(&g, "f8").contains(&"f8-e8".to_string()), "{kind:?}");
     }
-    let g = game(&[("e3", South, Private), FAR]);
+    let g = game(&[("e8", South, Private), FAR]);
     assert!(
-        !moves(&g, "e3").contains(&"e3-f3".to_string()),
+        !moves(&g, "e8").contains(&"e8-f8".to_string()),
         "armies stay on land"
     );
-    // The enemy's ports too.
-    let g = game(&[("f8", South, Cruiser), FAR]);
-    assert!(moves(&g, "f8").contains(&"f8-e8".to_string()));
 }
 
 #[test]
 fn m9_landed_ships_move_as_armies_and_take_the_flag() {
-    let g = game(&[("e1", South, Battleship), FAR]);
-    let m = moves(&g, "e1");
-    for mv in ["e1-e0", "e1-e3", "e1-c1", "e1-f1"] {
+    let g = game(&[("e10", South, Battleship), FAR]);
+    let m = moves(&g, "e10");
+    for mv in ["e10-e11", "e10-e8", "e10-c10", "e10-f10"] {
         assert!(m.contains(&mv.to_string()), "{mv} in {m:?}");
     }
     let mut g = game(&[("d10", South, Cruiser), ("d11", North, Flag), FAR]);
@@ -775,6 +792,21 @@ fn c6_a_gunboat_beside_the_bridge_attacks_it_as_rank_5_without_moving() {
             "{kind:?}"
         );
     }
+    // Landed, a battleship or cruiser still never attacks the bridge, by road or by rail; it
+    // crosses it when it is empty.
+    for kind in [Battleship, Cruiser] {
+        for from in ["e6", "e7"] {
+            let g = game(&[(from, South, kind), ("br", North, Private), FAR]);
+            assert!(
+                !moves(&g, from).iter().any(|m| m.ends_with("br")),
+                "{kind:?} from {from}"
+            );
+        }
+        let g = game(&[("e6", South, kind), FAR]);
+        assert!(can(&g, "e6-br") && can(&g, "e6-e5"), "{kind:?}");
+    }
+    let g = game(&[("e6", South, Division), ("br", North, Private), FAR]);
+    assert!(can(&g, "e6-br"), "armies attack the bridge");
     let g = game(&[("g5", South, Gunboat), ("br", North, Private), FAR]);
     assert!(!can(&g, "g5*br"), "only from f5 and f6");
 }
@@ -789,10 +821,10 @@ fn c7_a_missile_dies_with_what_it_fights() {
     let mut g = game(&[("c2", South, Missile), ("k0", North, Fighter), FAR]);
     assert_eq!(removed(&play(&mut g, "c2-k0")), (true, true));
     // A fighter's strike on a missile costs the fighter; fire does not.
-    let mut g = game(&[("sw", South, Fighter), ("c2", North, Missile), FAR]);
-    assert_eq!(removed(&play(&mut g, "sw*c2")), (true, true));
-    let mut g = game(&[("a4", South, Artillery), ("a7", North, Missile), FAR]);
-    assert_eq!(removed(&play(&mut g, "a4*a7")), (false, true));
+    let mut g = game(&[("k0", South, Fighter), ("c2", North, Missile), FAR]);
+    assert_eq!(removed(&play(&mut g, "k0*c2")), (true, true));
+    let mut g = game(&[("a4", South, Artillery), ("a6", North, Missile), FAR]);
+    assert_eq!(removed(&play(&mut g, "a4*a6")), (false, true));
     assert_eq!(at(&g, "a4"), Some((South, Artillery)));
 }
 
@@ -832,9 +864,9 @@ fn c9_any_other_piece_takes_the_flag_and_wins() {
 #[test]
 fn f1_fire_over_arrows_removes_targets_of_rank_3_or_weaker() {
     for (firer, from, to) in [
-        (Artillery, "a4", "a7"),
-        (Battleship, "f4", "f7"),
-        (Battleship, "f4", "e7"),
+        (Artillery, "a4", "a6"),
+        (Artillery, "e4", "e6"),
+        (Battleship, "f4", "f6"),
     ] {
         for (target, hit) in [
             (Division, true),
@@ -853,7 +885,16 @@ fn f1_fire_over_arrows_removes_targets_of_rank_3_or_weaker() {
                 continue;
             }
             let mv = format!("{from}*{to}");
-            let mut g = game(&[(from, South, firer), (to, North, target), FAR]);
+            let options = SeaLandAirOptions {
+                referee: true,
+                ..Default::default()
+            };
+            let list = [
+                (p(from), South, firer),
+                (p(to), North, target),
+                (p(FAR.0), North, FAR.2),
+            ];
+            let mut g = SeaLandAir::from_position(&options, &list, South);
             assert!(can(&g, &mv), "{mv}");
             assert_eq!(
                 removed(&play(&mut g, &mv)),
@@ -862,17 +903,21 @@ fn f1_fire_over_arrows_removes_targets_of_rank_3_or_weaker() {
             );
             assert_eq!(at(&g, from), Some((South, firer)), "the firer stays");
             if !hit {
+                // In referee mode (V5) both still see that the shot did nothing.
                 let seen = g.view(Viewer::Seat(Seat::FIRST));
                 let target = seen.pieces.iter().find(|s| s.at == to).unwrap();
                 assert!(target.survived_fire, "both see the shot did nothing");
+                assert_eq!(target.kind, None);
             }
         }
     }
     // Only from an arrow's tail, only by artillery and battleships.
-    let g = game(&[("a3", South, Artillery), ("a6", North, Private), FAR]);
+    let g = game(&[("a3", South, Artillery), ("a5", North, Private), FAR]);
     assert!(!moves(&g, "a3").iter().any(|m| m.contains('*')));
-    let g = game(&[("a4", South, Division), ("a7", North, Private), FAR]);
-    assert!(!can(&g, "a4*a7"));
+    let g = game(&[("a4", South, Division), ("a6", North, Private), FAR]);
+    assert!(!can(&g, "a4*a6"));
+    let g = game(&[("a4", South, Artillery), ("a7", North, Private), FAR]);
+    assert!(!can(&g, "a4*a7"), "only at the arrow's head");
 }
 
 #[test]
@@ -939,21 +984,31 @@ fn a2_two_recons_both_go_home() {
 }
 
 #[test]
-fn a3_a_fighter_strikes_ground_on_its_line_from_where_it_is() {
-    let mut g = game(&[("sw", South, Fighter), ("d3", North, Division), FAR]);
-    assert!(can(&g, "sw*d3"), "over k0 when it is empty");
-    assert_eq!(removed(&play(&mut g, "sw*d3")), (false, true));
-    assert_eq!(at(&g, "sw"), Some((South, Fighter)));
-    let mut g = game(&[("sw", South, Fighter), ("d3", North, ArmyGroup), FAR]);
-    assert_eq!(removed(&play(&mut g, "sw*d3")), (true, false), "shot down");
+fn a3_a_fighter_strikes_ground_on_its_line_from_a_stopping_dot() {
+    let mut g = game(&[("k0", South, Fighter), ("d3", North, Division), FAR]);
+    assert!(can(&g, "k0*d3"));
+    assert_eq!(removed(&play(&mut g, "k0*d3")), (false, true));
+    assert_eq!(at(&g, "k0"), Some((South, Fighter)));
+    assert!(can(&g, "k0-k5"), "and stays in flight");
+    for top in [Commander, ArmyGroup] {
+        let mut g = game(&[("k0", South, Fighter), ("d3", North, top), FAR]);
+        assert_eq!(removed(&play(&mut g, "k0*d3")), (true, false), "{top:?}");
+        assert_eq!(at(&g, "k0"), None, "shot down by the {top:?}");
+        assert_eq!(at(&g, "d3"), Some((North, top)));
+    }
+    // Not from an airport: it must be flying.
+    let g = game(&[("sw", South, Fighter), ("b1", North, Division), FAR]);
+    assert!(!moves(&g, "sw").iter().any(|m| m.contains('*')));
     // Not past an occupied dot.
     let g = game(&[
-        ("sw", South, Fighter),
-        ("k0", South, Recon),
-        ("d3", North, Private),
+        ("k0", South, Fighter),
+        ("k5", South, Recon),
+        ("g6", North, Private),
         FAR,
     ]);
-    assert!(!can(&g, "sw*d3"));
+    assert!(!can(&g, "k0*g6"));
+    let g = game(&[("k0", South, Fighter), ("g6", North, Private), FAR]);
+    assert!(can(&g, "k0*g6"), "past k5 when it is empty");
     // Ships too.
     let mut g = game(&[("k5", South, Fighter), ("f6", North, Cruiser), FAR]);
     assert_eq!(removed(&play(&mut g, "k5*f6")), (false, true));
@@ -961,15 +1016,15 @@ fn a3_a_fighter_strikes_ground_on_its_line_from_where_it_is() {
 
 #[test]
 fn a4_a_fighter_destroys_a_landmine_unharmed() {
-    let mut g = game(&[("sw", South, Fighter), ("c2", North, Landmine), FAR]);
-    assert_eq!(removed(&play(&mut g, "sw*c2")), (false, true));
-    assert_eq!(at(&g, "sw"), Some((South, Fighter)));
+    let mut g = game(&[("k0", South, Fighter), ("c2", North, Landmine), FAR]);
+    assert_eq!(removed(&play(&mut g, "k0*c2")), (false, true));
+    assert_eq!(at(&g, "k0"), Some((South, Fighter)));
 }
 
 #[test]
 fn a5_a_fighter_that_strikes_an_anti_aircraft_gun_is_shot_down() {
-    let mut g = game(&[("sw", South, Fighter), ("c2", North, AntiAircraft), FAR]);
-    assert_eq!(removed(&play(&mut g, "sw*c2")), (true, false));
+    let mut g = game(&[("k0", South, Fighter), ("c2", North, AntiAircraft), FAR]);
+    assert_eq!(removed(&play(&mut g, "k0*c2")), (true, false));
     assert_eq!(at(&g, "c2"), Some((North, AntiAircraft)));
 }
 
@@ -982,7 +1037,7 @@ fn a6_only_the_fighter_attacks_ground_from_the_air() {
 }
 
 #[test]
-fn v1_identities_are_hidden_and_battles_tell_only_removals() {
+fn v1_identities_are_hidden_until_a_battle_or_the_recon_shows_them() {
     let mut m: Match<SeaLandAir> = Match::new(&SeaLandAirOptions::default(), None).unwrap();
     m.apply_text(
         Actor::Seat(Seat::FIRST),
@@ -1001,20 +1056,163 @@ fn v1_identities_are_hidden_and_battles_tell_only_removals() {
     }
     let spectator = m.view(Viewer::Spectator).game;
     assert!(spectator.pieces.iter().all(|s| s.kind.is_none()));
-    // A battle's public event names no kinds.
+    // A move that fights nothing shows nothing.
+    let mut g = game(&[("c2", South, Brigade), ("c10", North, Regiment), NEAR]);
+    play(&mut g, "c2-c3");
+    let north = g.view(Viewer::Seat(Seat::SECOND));
+    let moved = north.pieces.iter().find(|s| s.at == "c3").unwrap();
+    assert_eq!(moved.kind, None);
+    assert_eq!(north.last.unwrap().mover.unwrap().kind, None);
+}
+
+/// The kind `viewer` sees at a point.
+fn seen_at(g: &SeaLandAir, viewer: Seat, at: &str) -> Option<Kind> {
+    let view = g.view(Viewer::Seat(viewer));
+    view.pieces.iter().find(|s| s.at == at).and_then(|s| s.kind)
+}
+
+#[test]
+fn v4_a_battle_shows_both_pieces_to_both_players_for_good() {
+    // By moving: the winner stays known wherever it goes.
     let mut g = game(&[("c2", South, Brigade), ("c3", North, Regiment), FAR]);
+    let events = play(&mut g, "c2-c3");
+    assert!(matches!(
+        &events[0],
+        SeaLandAirEvent::Battle {
+            attacker: Some(Brigade),
+            defender: Some(Regiment),
+            ..
+        }
+    ));
+    let last = g.view(Viewer::Seat(Seat::SECOND)).last.unwrap();
+    assert_eq!(last.mover.unwrap().kind, Some(Brigade));
+    assert_eq!(last.defender.unwrap().kind, Some(Regiment));
+    assert_eq!(seen_at(&g, Seat::SECOND, "c3"), Some(Brigade));
+    play(&mut g, "c10-c9");
+    play(&mut g, "c3-b3");
+    assert_eq!(
+        seen_at(&g, Seat::SECOND, "b3"),
+        Some(Brigade),
+        "it stays known"
+    );
+    let spectator = g.view(Viewer::Spectator);
+    assert!(spectator.pieces.iter().any(|s| s.kind == Some(Brigade)));
+    // A defender that survives stays known to the attacker's side.
+    let mut g = game(&[("c2", South, Private), ("c3", North, Division), FAR]);
+    assert_eq!(removed(&play(&mut g, "c2-c3")), (true, false));
+    assert_eq!(seen_at(&g, Seat::FIRST, "c3"), Some(Division));
+    // Remote attacks too, whatever they do: fire that harmed nothing, a strike, air combat.
+    let mut g = game(&[("a4", South, Artillery), ("a6", North, Commander), FAR]);
+    play(&mut g, "a4*a6");
+    assert_eq!(seen_at(&g, Seat::FIRST, "a6"), Some(Commander));
+    assert_eq!(seen_at(&g, Seat::SECOND, "a4"), Some(Artillery));
+    let mut g = game(&[("k0", South, Fighter), ("d3", North, Division), FAR]);
+    play(&mut g, "k0*d3");
+    assert_eq!(seen_at(&g, Seat::SECOND, "k0"), Some(Fighter));
+    let mut g = game(&[("sw", South, Recon), ("k0", North, Recon), FAR]);
+    play(&mut g, "sw-k0");
+    assert_eq!(
+        seen_at(&g, Seat::FIRST, "nw"),
+        Some(Recon),
+        "sent home, known"
+    );
+    // Pieces that fought nothing stay hidden; a plane shot down on a retreat fought nothing.
+    assert_eq!(seen_at(&g, Seat::FIRST, "c10"), None);
+    let mut g = game(&[("k4", South, Fighter), ("a9", North, Artillery), FAR]);
+    let events = play(&mut g, "k4-sw");
+    assert!(matches!(
+        &events[0],
+        SeaLandAirEvent::Retreated {
+            shot_down: true,
+            ..
+        }
+    ));
+    assert_eq!(seen_at(&g, Seat::FIRST, "a9"), None);
+}
+
+#[test]
+fn v5_referee_mode_battles_tell_only_removals() {
+    let options = SeaLandAirOptions {
+        referee: true,
+        ..Default::default()
+    };
+    let list = [
+        (p("c2"), South, Brigade),
+        (p("c3"), North, Regiment),
+        (p("c4"), North, Division),
+        (p("c10"), North, Private),
+        (p("a0"), South, Private),
+    ];
+    let mut g = SeaLandAir::from_position(&options, &list, South);
     let events = play(&mut g, "c2-c3");
     assert!(matches!(
         &events[0],
         SeaLandAirEvent::Battle {
             attacker: None,
             defender: None,
+            defender_removed: true,
             ..
         }
     ));
     let north = g.view(Viewer::Seat(Seat::SECOND));
-    let mover = north.last.unwrap().mover.unwrap();
-    assert_eq!(mover.kind, None, "North does not learn what beat it");
+    assert_eq!(north.last.unwrap().mover.unwrap().kind, None);
+    assert_eq!(
+        seen_at(&g, Seat::SECOND, "c3"),
+        None,
+        "North does not learn what beat it"
+    );
+    play(&mut g, "c4-c3");
+    assert_eq!(
+        seen_at(&g, Seat::FIRST, "c3"),
+        None,
+        "nor South what beat it"
+    );
+    // The option is recorded in the game's options.
+    let json = serde_json::to_value(&options).unwrap();
+    assert_eq!(json["referee"], true);
+    let old: SeaLandAirOptions = serde_json::from_str(r#"{"quiet_plies":80}"#).unwrap();
+    assert!(
+        !old.referee,
+        "battles reveal unless the options say otherwise"
+    );
+}
+
+/// The balance rule behind [A3] and [B14]: every point a piece can make a remote attack from
+/// can be attacked by some enemy piece from somewhere.
+#[test]
+fn nothing_strikes_from_where_nothing_can_reach_it() {
+    let kinds = Kind::ALL;
+    let mut unreachable = Vec::new();
+    for from in Point::all() {
+        for &kind in &kinds {
+            let strikes = Point::all().filter(|&to| to != from).any(|to| {
+                let g = game(&[
+                    (&from.to_string(), South, kind),
+                    (&to.to_string(), North, Private),
+                ]);
+                g.board().moves_from(from).iter().any(|m| m.remote)
+            });
+            if !strikes {
+                continue;
+            }
+            let reached = Point::all().filter(|&q| q != from).any(|q| {
+                kinds.iter().any(|&enemy| {
+                    let g = game_to_move(
+                        &[
+                            (&from.to_string(), South, kind),
+                            (&q.to_string(), North, enemy),
+                        ],
+                        North,
+                    );
+                    g.board().moves_from(q).iter().any(|m| m.to == from)
+                })
+            });
+            if !reached {
+                unreachable.push(format!("{kind:?} at {from}"));
+            }
+        }
+    }
+    assert!(unreachable.is_empty(), "{unreachable:?}");
 }
 
 #[test]

@@ -353,9 +353,11 @@ fn build() -> Map {
             [at("sw"), at("k6"), at("k7"), at("nw")],
             [at("se"), at("k8"), at("k9"), at("ne")],
         ],
+        // Each arrow reaches the enemy's front row, where no piece is deployed: no arrow's
+        // head is another's tail, so nothing can be shot on the first move.
         arrows: pairs(
-            "a4>a7 a7>a4 b4>b7 b7>b4 d4>d7 d7>d4 e4>e7 e7>e4 \
-             f4>f7 f7>f4 g4>g7 g7>g4 f4>e7 f7>e4",
+            "a4>a6 b4>b6 d4>d6 e4>e6 f4>f6 g4>g6 \
+             a7>a5 b7>b5 d7>d5 e7>e5 f7>f5 g7>g5",
         ),
     }
 }

@@ -235,15 +235,18 @@ impl Board {
                         .filter_map(Point::from_index),
                 );
                 if kind.lands() {
+                    // M8: back to sea only through the enemy's ports.
                     reach.extend(
                         m.landings
                             .iter()
-                            .filter(|(_, l)| *l == from)
+                            .filter(|(port, l)| *l == from && port.half() != Some(side))
                             .map(|(port, _)| *port),
                     );
                 }
                 for to in reach {
-                    if self.open_to(side, to) {
+                    // C6: a landed battleship or cruiser never attacks the bridge.
+                    let at_bridge = to == Point::BRIDGE && kind.lands() && self.enemy_at(side, to);
+                    if self.open_to(side, to) && !at_bridge {
                         go(to, &mut out);
                     }
                 }
@@ -260,10 +263,11 @@ impl Board {
                 // M7, M8.
                 let mut reach = step_targets(&m.sea, true);
                 if kind.lands() {
+                    // M8: ashore only through the enemy's ports.
                     reach.extend(
                         m.landings
                             .iter()
-                            .filter(|(port, _)| *port == from)
+                            .filter(|(port, _)| *port == from && from.half() != Some(side))
                             .map(|(_, l)| *l),
                     );
                 }
@@ -296,8 +300,9 @@ impl Board {
                 for to in flight.stops {
                     go(to, &mut out);
                 }
-                // A3: the fighter strikes land and sea pieces it flies over.
-                if kind == Kind::Fighter {
+                // A3: the fighter strikes land and sea pieces it flies over, from a
+                // stopping dot (in flight), never from an airport.
+                if kind == Kind::Fighter && from.layer() == Layer::Dot {
                     for to in flight.over {
                         if self.enemy_at(side, to) && !out.contains(&Move::strike(from, to)) {
                             out.push(Move::strike(from, to));

@@ -24,6 +24,9 @@ pub struct SeaLandAirOptions {
     pub quiet_plies: u32,
     /// Every piece visible to everyone (for learning; the default hides them, V1).
     pub open: bool,
+    /// Referee mode: a battle reveals nothing but which pieces were removed (V4). By
+    /// default a battle shows both pieces to both players (V1).
+    pub referee: bool,
 }
 
 impl Default for SeaLandAirOptions {
@@ -31,6 +34,7 @@ impl Default for SeaLandAirOptions {
         SeaLandAirOptions {
             quiet_plies: 80,
             open: false,
+            referee: false,
         }
     }
 }
@@ -100,6 +104,8 @@ pub struct SeaLandAir {
     pub(crate) outcome: Option<Outcome>,
     /// Bit `id` of `known[s]`: the seat `s` knows what enemy piece `id` is (V2).
     pub(crate) known: [u128; 2],
+    /// Bit `id`: the piece fought a battle, which showed it to both players (V4).
+    pub(crate) revealed: u128,
     /// Bit `id`: the piece survived a remote attack, which everyone saw (F1).
     pub(crate) survived_fire: u128,
     /// Where each side's aircraft stands that attacked on that side's last turn (R2).
@@ -163,10 +169,11 @@ impl SeaLandAir {
         self.deployments[side as usize].as_ref()
     }
 
-    /// Returns true if `seat` knows what the piece is: its own, one its recon revealed,
-    /// everything in open mode and once the game is over.
+    /// Returns true if `seat` knows what the piece is: its own, one its recon revealed, one
+    /// that fought a battle (unless in referee mode), everything in open mode and once the
+    /// game is over. A spectator knows what both players know.
     pub fn knows(&self, viewer: Viewer, piece: Piece) -> bool {
-        if self.outcome.is_some() || self.options.open {
+        if self.outcome.is_some() || self.options.open || self.revealed & (1u128 << piece.id) != 0 {
             return true;
         }
         match viewer {
@@ -272,7 +279,11 @@ impl SeaLandAir {
             if piece.kind.is_aircraft() && !result.attacker_removed && clash != Clash::BothHome {
                 attacked = Some(if m.remote { m.from } else { m.to });
             }
-            let open = self.options.open;
+            // V4: a battle shows both pieces to both players, unless in referee mode (V5).
+            let open = self.options.open || !self.options.referee;
+            if open {
+                self.revealed |= (1u128 << piece.id) | (1u128 << d.id);
+            }
             SeaLandAirEvent::Battle {
                 mv: m.to_string(),
                 attacker_removed: result.attacker_removed,
@@ -440,6 +451,7 @@ impl Rules for SeaLandAir {
             quiet: 0,
             outcome: None,
             known: [0, 0],
+            revealed: 0,
             survived_fire: 0,
             attacked_last: [None, None],
             last: None,

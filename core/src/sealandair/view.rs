@@ -1,7 +1,8 @@
-//! What a viewer sees of a Sea-land-air game (V1–V3), and what an action tells whom. A seat
-//! sees its own pieces, and of the enemy's where they stand and what its recon has revealed.
-//! A battle tells everyone only which pieces were removed; the recon's findings go to its
-//! owner alone. When the game is over, everything shows.
+//! What a viewer sees of a Sea-land-air game (V1–V5), and what an action tells whom. A seat
+//! sees its own pieces, and of the enemy's where they stand, what its recon has revealed and
+//! every piece that has fought a battle. A battle shows both pieces to everyone (in referee
+//! mode it tells only which pieces were removed); the recon's findings go to its owner alone.
+//! When the game is over, everything shows.
 
 use super::board::Point;
 use super::movegen::{Board, Move, Piece};
@@ -170,9 +171,9 @@ pub enum SeaLandAirEvent {
         defender_removed: bool,
         /// Two recon planes met: the airports they went back to, attacker's first (A2).
         sent_home: Option<[String; 2]>,
-        /// The attacker's kind (open mode only).
+        /// The attacker's kind: a battle shows it (V4), except in referee mode (V5).
         attacker: Option<Kind>,
-        /// The defender's kind (open mode only).
+        /// The defender's kind, shown as the attacker's is.
         defender: Option<Kind>,
     },
     /// An aircraft retreated along a route (R1), or was shot down trying (R3).
