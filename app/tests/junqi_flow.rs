@@ -370,7 +370,10 @@ fn an_attack_on_the_computer_is_told_even_after_its_reply() {
     let board = one(&app, "Board");
     let bottom = board.absolute_position().y + board.size().height;
     for text in all(&app, said) {
-        assert!(text.absolute_position().y >= bottom - 0.5, "the news covers the board");
+        assert!(
+            text.absolute_position().y >= bottom - 0.5,
+            "the news covers the board"
+        );
     }
 
     // Home's Continue card names the side to move as the game does: Red, not "first player".

@@ -7,12 +7,12 @@
 mod common;
 
 use common::{
-    deployment, flag_misplaced, latest_game, point, sla_drive, sla_tap, start, stored_actions,
+    deployment, flag_misplaced, latest_game, news, point, sla_drive, sla_tap, start, stored_actions,
 };
 use qiguan_app::App;
 use qiguan_app::settings::Language;
+use qiguan_app::ui::{Battle, HomeAdapter, NewGameAdapter, SeaLandAirAdapter, SeaLandAirRules};
 use qiguan_app::ui::{GamePhase, GameSession, ResultKind};
-use qiguan_app::ui::{HomeAdapter, NewGameAdapter, SeaLandAirAdapter};
 use qiguan_core::sealandair::Point;
 use slint::ComponentHandle;
 use std::path::Path;
@@ -205,5 +205,53 @@ fn the_review_shows_both_deployments(app: &App, actions: usize) {
             .filter(|p| point(app, p).starts_with("红") || point(app, p).starts_with("蓝"))
             .count(),
         74
+    );
+}
+
+/// Plays against the computer until the news tells of a fight, and returns the options the
+/// game was stored with and the news.
+fn first_fight(referee: bool) -> (serde_json::Value, Vec<qiguan_app::ui::BattleNews>) {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (1280, 800));
+    app.window()
+        .global::<SeaLandAirRules>()
+        .set_referee(referee);
+    new_game(&app, true);
+    deployment(&app).invoke_ready();
+    let fought = |app: &App| {
+        news(app)
+            .iter()
+            .any(|n| matches!(n.battle, Battle::Won | Battle::Lost | Battle::Both))
+    };
+    sla_drive(&app, dir.path(), 400, fought);
+    assert!(fought(&app), "a fight within 400 moves");
+    let (store, id) = latest_game(dir.path());
+    let options = store.load(id).unwrap().record.options;
+    (options, news(&app))
+}
+
+#[test]
+fn a_battle_shows_both_pieces_unless_the_game_is_in_referee_mode() {
+    let (options, told) = first_fight(false);
+    assert_eq!(options["referee"], false);
+    let fight = told
+        .iter()
+        .find(|n| !n.attacker.is_empty() && !n.defender.is_empty())
+        .unwrap();
+    assert!(
+        fight.attacker != "?" && fight.defender != "?",
+        "both pieces named: {fight:?}"
+    );
+    let (options, told) = first_fight(true);
+    assert_eq!(
+        options["referee"], true,
+        "the choice is stored with the game"
+    );
+    let fights: Vec<_> = told.iter().filter(|n| !n.attacker.is_empty()).collect();
+    assert!(
+        fights
+            .iter()
+            .any(|n| n.attacker == "?" || n.defender == "?"),
+        "the opponent's piece unnamed: {fights:?}"
     );
 }

@@ -59,6 +59,23 @@ fn scan(body: &str, seat: usize, layouts: &[String; 2], replica: &Match<SeaLandA
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_to_the_end_where_no_answer_leaks() {
+    play_to_the_end(SeaLandAirOptions::default()).await;
+}
+
+/// Referee mode (battles reveal nothing), chosen at create, is kept by the server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_referee_mode_game_to_the_end_where_no_answer_leaks() {
+    play_to_the_end(SeaLandAirOptions {
+        referee: true,
+        ..SeaLandAirOptions::default()
+    })
+    .await;
+}
+
+/// Plays a whole game through the server, the computer moving for each seat from the view the
+/// server sent, and scans every answer. In a game whose battles reveal, checks that the
+/// server's views do show the pieces that fought; in referee mode, that they never do.
+async fn play_to_the_end(options: SeaLandAirOptions) {
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start(&dir.path().join("server.sqlite"), "127.0.0.1:0");
     let _ = rustls::crypto::ring::default_provider().install_default();
@@ -73,7 +90,7 @@ async fn a_game_to_the_end_where_no_answer_leaks() {
     let (status, body) = send(
         client
             .post(format!("{base}/api/games"))
-            .json(&json!({"game": "sea-land-air", "days_per_move": 3})),
+            .json(&json!({"game": "sea-land-air", "days_per_move": 3, "options": options})),
     )
     .await;
     assert_eq!(status, 201, "{body}");
@@ -110,7 +127,7 @@ async fn a_game_to_the_end_where_no_answer_leaks() {
         Deployment::sensible(Side::South, 21).to_text(),
         Deployment::sensible(Side::North, 22).to_text(),
     ];
-    let mut replica: Match<SeaLandAir> = Match::new(&SeaLandAirOptions::default(), None).unwrap();
+    let mut replica: Match<SeaLandAir> = Match::new(&options, None).unwrap();
 
     // A bad deployment is refused with the reason, and changes nothing.
     let (status, body) = act(
@@ -137,6 +154,7 @@ async fn a_game_to_the_end_where_no_answer_leaks() {
 
     let mut spotted = 0;
     let mut battles = 0;
+    let mut shown_by_battle = 0;
     for ply in 0..600 {
         if replica.outcome().is_some() {
             break;
@@ -150,6 +168,19 @@ async fn a_game_to_the_end_where_no_answer_leaks() {
         let game: qiguan_core::sealandair::SeaLandAirView =
             serde_json::from_value(view["view"]["game"].clone()).unwrap();
         let me = Seat::new(seat as u8).unwrap();
+        // The opponent's last move, as the server showed it to this seat.
+        if let Some(play) = &game.last
+            && let qiguan_core::sealandair::SeaLandAirEvent::Battle {
+                attacker, defender, ..
+            } = &play.event
+        {
+            assert_eq!(
+                (attacker.is_some(), defender.is_some()),
+                (!options.referee, !options.referee),
+                "{play:?}"
+            );
+            shown_by_battle += usize::from(play.mover.as_ref().is_some_and(|m| m.kind.is_some()));
+        }
         let mv = bot::choose(&game, me, ply as u64).unwrap().to_string();
         let (status, body) = act(
             seat,
@@ -178,6 +209,12 @@ async fn a_game_to_the_end_where_no_answer_leaks() {
         );
     }
     assert!(battles > 0, "the game had battles to hide");
+    // The opponent's attacks each seat saw: shown in a game whose battles reveal; in referee
+    // mode only where the recon had shown the attacker before.
+    println!("{shown_by_battle} opposing attackers known to the seat they attacked");
+    if !options.referee {
+        assert!(shown_by_battle > 0, "a battle showed the attacker");
+    }
     let outcome = replica.outcome().expect("the computer plays to the end");
     println!(
         "over after {} actions: {outcome:?}; a seat knew up to {spotted} opposing pieces",

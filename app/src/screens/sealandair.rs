@@ -39,6 +39,7 @@ impl GameScreen for SeaLandAir {
     fn chosen_options(ui: &AppWindow) -> SeaLandAirOptions {
         SeaLandAirOptions {
             open: ui.global::<SeaLandAirRules>().get_open(),
+            referee: ui.global::<SeaLandAirRules>().get_referee(),
             ..SeaLandAirOptions::default()
         }
     }
@@ -431,6 +432,15 @@ fn draw_paths(a: &SeaLandAirAdapter<'_>, flipped: bool) {
     a.set_route_path(dashed(&m.routes, &at, 0.7, 1.2).into());
     a.set_arrow_path(arrows.join(" ").into());
     a.set_arrow_heads(heads.join(" ").into());
+    let guards: Vec<String> = m
+        .bridge_guards
+        .iter()
+        .flat_map(|&g| {
+            let (from, to) = trimmed(at(g), at(Point::BRIDGE), 0.6);
+            dashes(from, to, 0.3, 0.5)
+        })
+        .collect();
+    a.set_guard_path(guards.join(" ").into());
     a.set_flipped(flipped);
     a.set_sea_x(if flipped { 2.5 } else { 12.5 });
 }
@@ -489,26 +499,30 @@ fn dashed<L: AsRef<[Point]>>(
     out.join(" ")
 }
 
-/// The fire arrows: their shafts, and their heads (both ends of a two-way arrow).
+/// The segment a–b shortened by `d` at each end.
+fn trimmed(a: (f32, f32), b: (f32, f32), d: f32) -> ((f32, f32), (f32, f32)) {
+    let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt().max(1e-6);
+    let (ux, uy) = ((b.0 - a.0) / len * d, (b.1 - a.1) / len * d);
+    ((a.0 + ux, a.1 + uy), (b.0 - ux, b.1 - uy))
+}
+
+/// The fire arrows: their shafts, each a curve bowing to its own right past the point it flies
+/// over (as in the rules page's picture, so that a column's two arrows never meet), and their
+/// heads.
 fn arrow_paths(at: &impl Fn(Point) -> (f32, f32)) -> (Vec<String>, Vec<String>) {
     let m = map();
     let mut arrows = Vec::new();
     let mut heads = Vec::new();
     for &(tail, head) in &m.arrows {
-        let back = m.arrows.contains(&(head, tail));
-        if back && head < tail {
-            continue;
-        }
-        let (t, h) = shifted(at(tail), at(head), 0.35);
-        let len = ((h.0 - t.0).powi(2) + (h.1 - t.1).powi(2)).sqrt();
-        let (ux, uy) = ((h.0 - t.0) / len, (h.1 - t.1) / len);
-        let t = (t.0 + ux * 0.6, t.1 + uy * 0.6);
-        let h = (h.0 - ux * 0.6, h.1 - uy * 0.6);
-        arrows.push(segment(t, h));
-        heads.push(arrow_head(h, ux, uy));
-        if back {
-            heads.push(arrow_head(t, -ux, -uy));
-        }
+        let (t, h) = trimmed(at(tail), at(head), 0.65);
+        let mid = ((t.0 + h.0) / 2.0, (t.1 + h.1) / 2.0);
+        let (c, _) = shifted(mid, h, 1.4);
+        arrows.push(format!(
+            "M {:.3} {:.3} Q {:.3} {:.3} {:.3} {:.3}",
+            t.0, t.1, c.0, c.1, h.0, h.1
+        ));
+        let len = ((h.0 - c.0).powi(2) + (h.1 - c.1).powi(2)).sqrt().max(1e-6);
+        heads.push(arrow_head(h, (h.0 - c.0) / len, (h.1 - c.1) / len));
     }
     (arrows, heads)
 }
