@@ -255,3 +255,36 @@ fn a_battle_shows_both_pieces_unless_the_game_is_in_referee_mode() {
         "the opponent's piece unnamed: {fights:?}"
     );
 }
+
+#[test]
+fn a_refused_tap_says_why() {
+    use qiguan_core::sealandair::Kind;
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (1280, 800));
+    let gs = app.window().global::<GameSession>();
+    new_game(&app, true);
+    deployment(&app).invoke_ready();
+    assert_eq!(gs.get_phase(), GamePhase::Play);
+    let (store, id) = latest_game(dir.path());
+    let record = store.load(id).unwrap().record;
+    let game =
+        qiguan_core::Match::<qiguan_core::sealandair::SeaLandAir>::from_record(&record).unwrap();
+    let at = |kind: Kind| {
+        let view = game
+            .view(qiguan_core::Viewer::Seat(qiguan_core::Seat::FIRST))
+            .game;
+        view.pieces
+            .iter()
+            .find(|p| p.kind == Some(kind) && p.side == qiguan_core::junqi::Side::South)
+            .map(|p| p.at.clone())
+            .unwrap()
+    };
+    // The flag never moves; a plane never enters the enemy's airports.
+    sla_tap(&app, &[&at(Kind::Flag)]);
+    assert_eq!(gs.get_refusal(), "immobile");
+    sla_tap(&app, &[&at(Kind::Fighter), "nw"]);
+    assert_eq!(gs.get_refusal(), "enemy-airport");
+    // The next tap clears it.
+    sla_tap(&app, &[&at(Kind::Fighter)]);
+    assert_eq!(gs.get_refusal(), "");
+}

@@ -1434,6 +1434,141 @@ fn e2_resignation_and_agreed_draws_end_the_game() {
     assert_eq!(draw.outcome().unwrap().reason, EndReason::DrawAgreed);
 }
 
+/// A move the rules refuse is refused with the reason a player can act on.
+#[test]
+fn refused_moves_say_why() {
+    use qiguan_core::sealandair::NoMove::{self, *};
+    let why = |pieces: &[(&str, Side, Kind)], from: &str, to: &str| -> Option<NoMove> {
+        game(pieces).board().why_not(p(from), p(to))
+    };
+    assert_eq!(why(&[("c0", South, Flag), FAR], "c0", "c1"), Some(Immobile));
+    assert_eq!(
+        why(
+            &[("c2", South, Private), ("c3", South, Private), FAR],
+            "c2",
+            "c3"
+        ),
+        Some(OwnPiece)
+    );
+    assert_eq!(
+        why(&[("c2", South, Private), FAR], "c2", "c3"),
+        None,
+        "a legal move"
+    );
+    // Ships and the shore.
+    assert_eq!(
+        why(&[("f3", South, Battleship), FAR], "f3", "e3"),
+        Some(ShipAshore)
+    );
+    assert_eq!(
+        why(&[("f8", South, Gunboat), FAR], "f8", "e8"),
+        Some(ShipAshore)
+    );
+    assert_eq!(
+        why(&[("e3", South, Cruiser), FAR], "e3", "f3"),
+        Some(ShipAshore)
+    );
+    assert_eq!(
+        why(&[("e4", South, Private), FAR], "e4", "f4"),
+        Some(LandPieceAtSea)
+    );
+    assert_eq!(
+        why(
+            &[("e6", South, Cruiser), ("br", North, Private), FAR],
+            "e6",
+            "br"
+        ),
+        Some(BigShipOnBridge)
+    );
+    assert_eq!(
+        why(
+            &[("f5", South, Battleship), ("br", North, Private), FAR],
+            "f5",
+            "br"
+        ),
+        Some(BigShipOnBridge)
+    );
+    // The air.
+    assert_eq!(
+        why(&[("sw", South, Fighter), FAR], "sw", "c2"),
+        Some(AircraftStop)
+    );
+    assert_eq!(
+        why(
+            &[("sw", South, Fighter), ("c2", North, Private), FAR],
+            "sw",
+            "c2"
+        ),
+        Some(StrikeInFlight)
+    );
+    assert_eq!(
+        why(
+            &[("k0", South, Recon), ("c2", North, Private), FAR],
+            "k0",
+            "c2"
+        ),
+        Some(FighterOnly)
+    );
+    assert_eq!(
+        why(
+            &[("sw", South, Fighter), ("k0", South, Recon), FAR],
+            "sw",
+            "k5"
+        ),
+        Some(DotInTheWay)
+    );
+    assert_eq!(
+        why(&[("sw", South, Fighter), FAR], "sw", "k1"),
+        Some(NoFlightLine)
+    );
+    assert_eq!(
+        why(&[("k6", South, Recon), FAR], "k6", "nw"),
+        Some(EnemyAirport)
+    );
+    assert_eq!(
+        why(&[("b1", South, Missile), FAR], "b1", "sw"),
+        Some(MissileIntoAirport)
+    );
+    // Roads and railways.
+    assert_eq!(
+        why(&[("b1", South, Artillery), FAR], "b1", "c1"),
+        Some(RoadOnly)
+    );
+    assert_eq!(
+        why(
+            &[("a1", South, Private), ("b1", South, Private), FAR],
+            "a1",
+            "c1"
+        ),
+        Some(RailBlocked)
+    );
+    assert_eq!(
+        why(&[("c2", South, Private), FAR], "c2", "c4"),
+        Some(TooFar)
+    );
+    // Every refusal of every piece on a random-ish board agrees with the legal moves.
+    let g = game(&[
+        ("c2", South, Division),
+        ("e4", South, Artillery),
+        ("f4", South, Battleship),
+        ("k0", South, Fighter),
+        ("c3", North, Private),
+        ("f6", North, Cruiser),
+        FAR,
+    ]);
+    for from in ["c2", "e4", "f4", "k0"] {
+        let legal: Vec<Point> = g.board().moves_from(p(from)).iter().map(|m| m.to).collect();
+        for to in Point::all() {
+            let refused = g.board().why_not(p(from), to).is_some();
+            assert_eq!(
+                refused,
+                to != p(from) && !legal.contains(&to),
+                "{from}-{to}"
+            );
+        }
+    }
+}
+
 /// Every tag on the rules page has a test named after it here.
 #[test]
 fn every_rule_on_the_page_has_a_test() {

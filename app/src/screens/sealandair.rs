@@ -19,8 +19,8 @@ use qiguan_core::deploy::Deploys;
 use qiguan_core::deploy::Side;
 use qiguan_core::sealandair::state::side_of;
 use qiguan_core::sealandair::{
-    Deployment, Kind, Label, Layer, Move, Point, SeaLandAir, SeaLandAirEvent, SeaLandAirMove,
-    SeaLandAirOptions, SeaLandAirView, SeenPlay, map,
+    Deployment, Kind, Label, Layer, Move, NoMove, Point, SeaLandAir, SeaLandAirEvent,
+    SeaLandAirMove, SeaLandAirOptions, SeaLandAirView, SeenPlay, map,
 };
 use qiguan_core::{Match, Seat};
 use qiguan_ui::{
@@ -58,15 +58,16 @@ impl SecretGame for SeaLandAir {
                 s.selected = None;
                 None
             }
-            Some(from) => match legal.iter().find(|m| m.from == from && m.to == p) {
-                Some(m) => Some(SeaLandAirMove::Go(*m)),
-                None => {
-                    s.selected = legal.iter().any(|m| m.from == p).then_some(p);
-                    None
+            Some(from) if legal.iter().any(|m| m.from == from && m.to == p) => legal
+                .iter()
+                .find(|m| m.from == from && m.to == p)
+                .map(|m| SeaLandAirMove::Go(*m)),
+            _ => {
+                let movable = legal.iter().any(|m| m.from == p);
+                if !movable {
+                    s.refusal = refusal(s, p);
                 }
-            },
-            None => {
-                s.selected = legal.iter().any(|m| m.from == p).then_some(p);
+                s.selected = movable.then_some(p);
                 None
             }
         }
@@ -171,6 +172,23 @@ fn selected_piece(s: &Session<SeaLandAir>, view: &SeaLandAirView) -> (&'static s
         .unwrap_or("");
     let strikes = moves.iter().filter(|m| m.remote).count();
     (piece, (moves.len() - strikes) as i32, strikes as i32)
+}
+
+/// Why a tap at `p` made no move, when it was meant as one: a piece of the viewer's that
+/// never moves, the move from the selected piece that the rules refuse, or a tap on the
+/// viewer's pieces while it is not its turn. Only what the viewer's view shows is used.
+fn refusal(s: &Session<SeaLandAir>, p: Point) -> Option<&'static str> {
+    let view = s.view();
+    let board = view.board();
+    let own = board.get(p).filter(|q| q.side == side_of(s.viewer));
+    if !s.viewer_to_act() {
+        return own.map(|_| "not-your-turn");
+    }
+    match (own, s.selected) {
+        (Some(piece), _) => piece.kind.immobile().then(|| NoMove::Immobile.code()),
+        (None, Some(from)) => board.why_not(from, p).map(NoMove::code),
+        (None, None) => None,
+    }
 }
 
 /// The last fight or retreat, as far as the viewer may know it, and what the viewer's recon

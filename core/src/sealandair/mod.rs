@@ -9,6 +9,7 @@ pub mod deployment;
 pub mod movegen;
 pub mod picture;
 pub mod pieces;
+pub mod refusal;
 pub mod state;
 pub mod view;
 
@@ -16,5 +17,6 @@ pub use board::{Label, Layer, Point, map};
 pub use deployment::{DeployProblem, Deployment};
 pub use movegen::{Board, Move, Piece, Retreat};
 pub use pieces::{Clash, Domain, Kind, melee, remote};
+pub use refusal::NoMove;
 pub use state::{SeaLandAir, SeaLandAirMove, SeaLandAirOptions, SeaLandAirSetup};
 pub use view::{SeaLandAirEvent, SeaLandAirView, SeenPiece, SeenPlay};
