@@ -288,3 +288,26 @@ fn a_refused_tap_says_why() {
     sla_tap(&app, &[&at(Kind::Fighter)]);
     assert_eq!(gs.get_refusal(), "");
 }
+
+/// The legend is under the board on a desktop, and on a phone under the zoomed board (the
+/// whole board needs the phone's every pixel).
+#[test]
+fn the_legend_shows_beside_the_board_it_explains() {
+    for (size, zoomed, shown) in [
+        ((1280, 800), false, true),
+        ((360, 780), false, false),
+        ((360, 780), true, true),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let app = start(dir.path(), Language::Chinese, size);
+        new_game(&app, true);
+        deployment(&app).invoke_ready();
+        let a = app.window().global::<SeaLandAirAdapter>();
+        a.set_zoomed(zoomed);
+        assert_eq!(
+            !common::all(&app, "图例").is_empty(),
+            shown,
+            "{size:?} zoomed {zoomed}"
+        );
+    }
+}
