@@ -29,6 +29,47 @@ pub struct Fight {
     pub attacker_side: Option<Side>,
 }
 
+/// One side's losses as a viewer knows them: the battle panel.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Losses {
+    /// The fallen, in the order they fell, by Chinese name (`?` for one the viewer may not
+    /// know).
+    pub lost: Vec<String>,
+    /// What is left, strongest kind first, by Chinese name and count (kinds with none left
+    /// left out), when the view tells it.
+    pub left: Option<Vec<(String, usize)>>,
+    /// How many pieces are left, when the view tells it.
+    pub left_count: Option<usize>,
+}
+
+impl Losses {
+    /// Builds a side's losses from its fallen kinds (`None` for unknown) and what is left of
+    /// each kind (in `kinds` order), naming each kind by `name`.
+    pub fn from_kinds<K: Copy>(
+        lost: &[Option<K>],
+        kinds: &[K],
+        left: Option<&[usize]>,
+        left_count: Option<usize>,
+        name: impl Fn(K) -> &'static str,
+    ) -> Losses {
+        Losses {
+            lost: lost
+                .iter()
+                .map(|k| k.map_or_else(|| "?".to_owned(), |k| name(k).to_owned()))
+                .collect(),
+            left: left.map(|left| {
+                kinds
+                    .iter()
+                    .zip(left)
+                    .filter(|(_, n)| **n > 0)
+                    .map(|(k, n)| (name(*k).to_owned(), *n))
+                    .collect()
+            }),
+            left_count,
+        }
+    }
+}
+
 /// A game whose seats arrange their pieces in secret before play.
 pub trait Deploys: Rules {
     /// One side's layout.
@@ -49,6 +90,8 @@ pub trait Deploys: Rules {
     fn last_play(view: &Self::View) -> Option<&Self::Seen>;
     /// The fight a play was, if it was one.
     fn fight(seen: &Self::Seen) -> Option<Fight>;
+    /// A side's losses and what it has left, as far as the view tells.
+    fn losses(view: &Self::View, side: Side) -> Losses;
 
     /// Whether the game this view shows is still in its deployment phase.
     fn view_deploying(view: &Self::View) -> bool;

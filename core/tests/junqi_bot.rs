@@ -28,6 +28,7 @@ fn view(pieces: &[(&str, Side, Option<Rank>)]) -> JunqiView {
         quiet_plies: 0,
         flag_shown: [false, false],
         last: None,
+        lost: [Vec::new(), Vec::new()],
     }
 }
 

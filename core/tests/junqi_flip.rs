@@ -424,6 +424,22 @@ fn assert_views_hide_face_down(game: &Match<Junqi>) {
         assert_eq!(v_len(&first, "face_down"), face_down);
         assert_eq!(v_len(&first, "pieces") + face_down, board.pieces().count());
     }
+    // The battle panel: every fallen piece fought face up, so each side's losses are known
+    // and what is left is the rest of its army, matching the board.
+    let typed = g.view(Viewer::Spectator);
+    for side in [Side::South, Side::North] {
+        let lost = &typed.lost[side as usize];
+        assert!(lost.iter().all(Option::is_some), "{lost:?}");
+        let left = typed.left_by_rank(side).expect("dealt");
+        for (i, rank) in Rank::ALL.iter().enumerate() {
+            let on_board = board
+                .pieces()
+                .filter(|(_, q)| q.side == side && q.rank == *rank)
+                .count();
+            assert_eq!(left[i], on_board, "{side:?} {rank:?}");
+        }
+        assert_eq!(typed.left_count(side), Some(25 - lost.len()));
+    }
 }
 
 proptest! {

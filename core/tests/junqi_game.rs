@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
 use proptest::prelude::*;
-use qiguan_core::junqi::{Deployment, Junqi, JunqiOptions, Side, Visibility};
+use qiguan_core::junqi::{Deployment, Junqi, JunqiOptions, Rank, Side, Visibility};
 use qiguan_core::{Actor, Match, Rules, Seat, ToAct, Viewer};
 use serde_json::Value;
 
@@ -61,6 +61,46 @@ fn assert_no_leak(game: &Match<Junqi>, seat: Seat) {
             known,
             "seat {seat:?}, last {role}: {piece}"
         );
+    }
+    // The battle panel: each side's fallen pieces, named as far as this seat may know, and
+    // with what is left they make up a whole army.
+    let typed = g.view(Viewer::Seat(seat));
+    let own_side = if seat == Seat::FIRST {
+        Side::South
+    } else {
+        Side::North
+    };
+    for side in [Side::South, Side::North] {
+        let lost = &typed.lost[side as usize];
+        let known = side == own_side || open || game.outcome().is_some();
+        assert!(
+            lost.iter().all(|r| r.is_some() == known),
+            "seat {seat:?}, {side:?} lost {lost:?}"
+        );
+        assert_eq!(
+            typed.left_count(side),
+            Some(25 - lost.len()),
+            "{side:?}: left and lost make 25"
+        );
+        match typed.left_by_rank(side) {
+            Some(left) => {
+                assert!(
+                    known
+                        || typed
+                            .pieces
+                            .iter()
+                            .filter(|p| p.side == side)
+                            .all(|p| p.rank.is_some())
+                );
+                for (i, rank) in Rank::ALL.iter().enumerate() {
+                    let fell = lost.iter().filter(|r| **r == Some(*rank)).count();
+                    if known {
+                        assert_eq!(left[i] + fell, rank.count(), "{side:?} {rank:?}");
+                    }
+                }
+            }
+            None => assert!(!known, "{side:?}: own or open pieces left are known"),
+        }
     }
 }
 
@@ -198,7 +238,7 @@ fn open_mode_shows_everything_and_a_fallen_marshal_shows_the_flag() {
         .game()
         .board()
         .pieces()
-        .any(|(_, p)| p.side == side && p.rank == qiguan_core::junqi::Rank::Flag);
+        .any(|(_, p)| p.side == side && p.rank == Rank::Flag);
     if flag_on_board && game.outcome().is_none() {
         assert!(
             view["pieces"]

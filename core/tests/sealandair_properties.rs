@@ -6,7 +6,7 @@
 use qiguan_core::junqi::Side;
 use qiguan_core::sealandair::bot;
 use qiguan_core::sealandair::{
-    Deployment, Point, SeaLandAir, SeaLandAirEvent, SeaLandAirOptions, SeaLandAirView,
+    Deployment, Kind, Point, SeaLandAir, SeaLandAirEvent, SeaLandAirOptions, SeaLandAirView,
 };
 use qiguan_core::{Action, Actor, AnyMatch, Audience, Match, Record, Seat, ToAct, Viewer};
 use std::collections::HashSet;
@@ -149,6 +149,21 @@ fn play_game(seed: u64, computer: [bool; 2]) -> Match<SeaLandAir> {
                 assert_eq!(seen.kind.is_some(), may, "seed {seed} ply {ply}: {seen:?}");
                 if let Some(kind) = seen.kind {
                     assert_eq!(kind, piece.kind);
+                }
+            }
+            // The battle panel: the fallen, named as far as this seat may know; with what is
+            // left they make up the whole army of 37.
+            for (k, side) in sides.iter().enumerate() {
+                let lost = &view.lost[*side as usize];
+                assert_eq!(view.left_count(*side), Some(37 - lost.len()));
+                let named = lost.iter().filter(|x| x.is_some()).count();
+                if k == j {
+                    assert_eq!(named, lost.len(), "own losses are known");
+                    let left = view.left_by_kind(*side).expect("own pieces are known");
+                    for (i, kind) in Kind::ALL.iter().enumerate() {
+                        let fell = lost.iter().filter(|x| **x == Some(*kind)).count();
+                        assert_eq!(left[i] + fell, kind.count(), "{kind:?}");
+                    }
                 }
             }
             let spectator = m.view(Viewer::Spectator).game;

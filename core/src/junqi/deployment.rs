@@ -4,7 +4,7 @@
 use super::board::{COLUMNS, Point};
 use super::pieces::{Rank, Side};
 use crate::Seat;
-use crate::deploy::{Deploys, Fight};
+use crate::deploy::{Deploys, Fight, Losses};
 use crate::junqi::{self, Junqi, JunqiMove, JunqiView, Visibility};
 use std::fmt;
 
@@ -387,6 +387,16 @@ impl Deploys for Junqi {
             names: [name(&seen.mover), name(&seen.defender)],
             attacker_side: seen.mover.as_ref().map(|p| p.side),
         })
+    }
+
+    fn losses(view: &JunqiView, side: Side) -> Losses {
+        Losses::from_kinds(
+            &view.lost[side as usize],
+            &Rank::ALL,
+            view.left_by_rank(side).as_ref().map(|l| &l[..]),
+            view.left_count(side),
+            Rank::chinese,
+        )
     }
 
     /// Flip mode deals face down and has no deployment.

@@ -279,6 +279,9 @@ pub struct Junqi {
     /// The last move or flip, with the pieces that stood on its points (shown to each viewer
     /// as far as it may know them).
     pub(crate) last: Option<LastPlay>,
+    /// Every piece removed in battle, in the order it fell (shown to each viewer as far as it
+    /// may know them: the battle panel).
+    pub(crate) lost: Vec<Piece>,
 }
 
 /// The last move or flip as the authority knows it.
@@ -530,6 +533,7 @@ impl Junqi {
                 removed.extend([attacker, defender]);
             }
         }
+        self.lost.extend(&removed);
         // Flip mode has no showing of flags: a face-down flag is unknown to its owner too.
         for piece in removed {
             if piece.rank == Rank::FieldMarshal && !self.flip() {
@@ -626,6 +630,7 @@ impl Rules for Junqi {
             dealt: false,
             last_flip: [None, None],
             last: None,
+            lost: Vec::new(),
         })
     }
 

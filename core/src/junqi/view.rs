@@ -51,6 +51,11 @@ pub struct JunqiView {
     /// The last move or flip, and what fought, as far as this viewer may know.
     #[serde(default)]
     pub last: Option<SeenPlay>,
+    /// Each side's pieces removed in battle (South's first), in the order they fell, each
+    /// with its kind when this viewer may know it: its own side's, everything in open and
+    /// flip modes and once the game is over.
+    #[serde(default)]
+    pub lost: [Vec<Option<Rank>>; 2],
 }
 
 /// The last move or flip as one viewer may know it: the event everyone was told, and the
@@ -114,6 +119,12 @@ impl JunqiView {
                 .collect()
         };
         let flip = game.flip();
+        let mut lost: [Vec<Option<Rank>>; 2] = [Vec::new(), Vec::new()];
+        for piece in &game.lost {
+            let own = matches!(viewer, Viewer::Seat(s) if game.side_of_seat(s) == Some(piece.side));
+            let known = own || over || game.junqi_options().visibility != Visibility::Referee;
+            lost[piece.side as usize].push(known.then_some(piece.rank));
+        }
         JunqiView {
             visibility: game.junqi_options().visibility,
             colours: [
@@ -156,7 +167,49 @@ impl JunqiView {
                     defender: seen(to, last.defender),
                 }
             }),
+            lost,
         }
+    }
+
+    /// What `side` has left, kind by kind ([`Rank::ALL`]'s order), when this view tells it:
+    /// every piece of that side on the board shows its kind, or (flip mode, where the face
+    /// down pieces are the rest of a whole army) every piece it lost does.
+    pub fn left_by_rank(&self, side: Side) -> Option<[usize; 12]> {
+        let index = |r: Rank| Rank::ALL.iter().position(|&x| x == r).unwrap_or(0);
+        let mut left = [0; 12];
+        if self.visibility == Visibility::Flip {
+            // Dealt: the face-down pieces are the rest of two whole armies.
+            self.landmines_left?;
+            for r in Rank::ALL {
+                left[index(r)] = r.count();
+            }
+            for rank in &self.lost[side as usize] {
+                let i = index((*rank)?);
+                left[i] = left[i].saturating_sub(1);
+            }
+            return Some(left);
+        }
+        if !self.deployed.iter().all(|d| *d) {
+            return None;
+        }
+        for piece in self.pieces.iter().filter(|p| p.side == side) {
+            left[index(piece.rank?)] += 1;
+        }
+        Some(left)
+    }
+
+    /// How many pieces `side` has left, when this view tells it (not in flip mode before the
+    /// deal).
+    pub fn left_count(&self, side: Side) -> Option<usize> {
+        if self.visibility == Visibility::Flip {
+            self.landmines_left?;
+            let whole: usize = Rank::ALL.iter().map(|r| r.count()).sum();
+            return Some(whole - self.lost[side as usize].len());
+        }
+        if !self.deployed.iter().all(|d| *d) {
+            return None;
+        }
+        Some(self.pieces.iter().filter(|p| p.side == side).count())
     }
 }
 

@@ -5,7 +5,7 @@
 use super::board::{Label, Point, map, placement_order};
 use super::pieces::{Domain, Kind};
 use crate::Seat;
-use crate::deploy::{Deploys, Fight};
+use crate::deploy::{Deploys, Fight, Losses};
 use crate::junqi::Side;
 use crate::sealandair::{self, SeaLandAir, SeaLandAirMove, SeaLandAirView};
 use std::fmt;
@@ -340,6 +340,16 @@ impl Deploys for SeaLandAir {
             names: [name(&seen.mover), name(&seen.defender)],
             attacker_side: seen.mover.as_ref().map(|p| p.side),
         })
+    }
+
+    fn losses(view: &SeaLandAirView, side: Side) -> Losses {
+        Losses::from_kinds(
+            &view.lost[side as usize],
+            &Kind::ALL,
+            view.left_by_kind(side).as_ref().map(|l| &l[..]),
+            view.left_count(side),
+            Kind::chinese,
+        )
     }
 
     fn view_deploying(view: &SeaLandAirView) -> bool {

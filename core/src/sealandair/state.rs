@@ -112,6 +112,8 @@ pub struct SeaLandAir {
     pub(crate) attacked_last: [Option<Point>; 2],
     /// The last action, with what fought.
     pub(crate) last: Option<LastPlay>,
+    /// Every piece removed, in the order it fell (the battle panel).
+    pub(crate) lost: Vec<Piece>,
 }
 
 /// The last move as the authority knows it.
@@ -334,6 +336,7 @@ impl SeaLandAir {
         let shot_down = !after_attack && guarded;
         self.board.set(m.from, None);
         if shot_down {
+            self.lost.push(piece);
             self.quiet = 0;
         } else {
             self.board.set(m.to, Some(piece));
@@ -376,6 +379,12 @@ impl SeaLandAir {
                 let d = self.home(defender);
                 result.homes = Some([a.to_string(), d.to_string()]);
             }
+        }
+        if result.attacker_removed {
+            self.lost.push(attacker);
+        }
+        if result.defender_removed {
+            self.lost.push(defender);
         }
         if clash == Clash::FlagTaken {
             self.outcome = Some(Outcome::win(
@@ -455,6 +464,7 @@ impl Rules for SeaLandAir {
             survived_fire: 0,
             attacked_last: [None, None],
             last: None,
+            lost: Vec::new(),
         })
     }
 

@@ -57,6 +57,11 @@ pub struct SeaLandAirView {
     pub attacked_last: [Option<String>; 2],
     /// The last action, and what fought, as far as this viewer may know.
     pub last: Option<SeenPlay>,
+    /// Each side's pieces removed (South's first), in the order they fell, each with its
+    /// kind when this viewer may know it: its own, those a battle showed (V4) or its recon
+    /// saw, everything in open mode and once the game is over.
+    #[serde(default)]
+    pub lost: [Vec<Option<Kind>>; 2],
 }
 
 /// The last action as one viewer may know it: the event everyone was told, and the pieces on
@@ -143,7 +148,36 @@ impl SeaLandAirView {
                     defender: mv.zip(last.defender).map(|(m, d)| seen(m.to, d)),
                 }
             }),
+            lost: {
+                let mut lost: [Vec<Option<Kind>>; 2] = [Vec::new(), Vec::new()];
+                for &piece in &game.lost {
+                    lost[piece.side as usize].push(game.knows(viewer, piece).then_some(piece.kind));
+                }
+                lost
+            },
         }
+    }
+
+    /// What `side` has left, kind by kind ([`Kind::ALL`]'s order), when this view tells it:
+    /// every piece of that side on the board shows its kind. None while deploying.
+    pub fn left_by_kind(&self, side: Side) -> Option<[usize; 21]> {
+        if !self.deployed.iter().all(|d| *d) {
+            return None;
+        }
+        let mut left = [0; 21];
+        for piece in self.pieces.iter().filter(|p| p.side == side) {
+            let kind = piece.kind?;
+            left[Kind::ALL.iter().position(|&k| k == kind).unwrap_or(0)] += 1;
+        }
+        Some(left)
+    }
+
+    /// How many pieces `side` has left (None while deploying).
+    pub fn left_count(&self, side: Side) -> Option<usize> {
+        self.deployed
+            .iter()
+            .all(|d| *d)
+            .then(|| self.pieces.iter().filter(|p| p.side == side).count())
     }
 }
 
