@@ -20,6 +20,7 @@ fn android_main(app: slint::android::AndroidApp) {
         default_language: None,
         // Android may stop a paused app at any time: it comes back on the game it showed.
         resume: true,
+        sound_device: true,
     };
     let code = qiguan_app::run_with(options);
     if code != 0 {

@@ -19,6 +19,8 @@ pub struct AppOptions {
     /// Start on the game that was on screen when the app last stopped (Android, which may stop
     /// a paused app at any time); otherwise start at Home.
     pub resume: bool,
+    /// Play sounds through the audio device (the app); tests and screenshots only note them.
+    pub sound_device: bool,
 }
 
 impl AppOptions {
@@ -57,6 +59,7 @@ impl AppOptions {
             data_dir,
             default_language: None,
             resume: false,
+            sound_device: true,
         })
     }
 }
@@ -64,8 +67,7 @@ impl AppOptions {
 const USAGE: &str = "usage: qiguan [--data-dir DIR]
 
   --data-dir DIR   keep the game history in DIR (also: QIGUAN_DATA_DIR)
-  --version        print the version
-Set SLINT_BACKEND=winit-software to draw without OpenGL.";
+  --version        print the version";
 
 /// Returns the platform's per-user data directory for Qiguan.
 pub fn default_data_dir() -> Option<PathBuf> {
@@ -85,6 +87,11 @@ impl std::fmt::Debug for App {
 }
 
 impl App {
+    /// Every sound the app has played (or, without the audio device, would have), for tests.
+    pub fn sounds_played(&self) -> Vec<crate::sound::Sound> {
+        self.ctx.speaker.played()
+    }
+
     /// Returns the window, for tests and screenshots.
     pub fn window(&self) -> &AppWindow {
         &self.window
@@ -129,6 +136,7 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
         settings,
         screens::registry::sessions(),
         |s| screens::rows::game_row(s, -1),
+        crate::sound::Speaker::new(options.sound_device),
     ));
     screens::online::start(&ctx);
     screens::settings::apply_language(&settings);

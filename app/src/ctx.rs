@@ -27,6 +27,8 @@ pub struct Ctx {
     pub(crate) worker: RefCell<Option<crate::online::Worker>>,
     pub(crate) sync_events: RefCell<Option<std::sync::mpsc::Receiver<crate::online::Event>>>,
     pub(crate) back_stack: RefCell<Vec<Screen>>,
+    /// Where the sounds go.
+    pub(crate) speaker: crate::sound::Speaker,
 }
 
 impl std::fmt::Debug for Ctx {
@@ -60,6 +62,7 @@ impl Ctx {
         settings: Settings,
         sessions: Sessions,
         rows: RowOf,
+        speaker: crate::sound::Speaker,
     ) -> Ctx {
         let store = Rc::new(RefCell::new(store));
         Ctx {
@@ -73,6 +76,14 @@ impl Ctx {
             worker: RefCell::default(),
             sync_events: RefCell::default(),
             back_stack: RefCell::default(),
+            speaker,
+        }
+    }
+
+    /// Plays a sound, if the player has sounds on (Settings).
+    pub(crate) fn play_sound(&self, sound: crate::sound::Sound) {
+        if self.settings.borrow().sound {
+            self.speaker.play(sound);
         }
     }
 

@@ -10,6 +10,8 @@ pub mod online;
 mod random;
 mod screens;
 pub mod settings;
+pub mod sound;
+pub mod stats;
 mod storage;
 pub mod store;
 pub mod sync;

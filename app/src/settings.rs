@@ -46,6 +46,8 @@ pub struct Settings {
     pub confirm_moves: bool,
     /// When a person has one possible move (a roll of the die often leaves one), play it.
     pub auto_move: bool,
+    /// Sounds for moves, captures, check, battles, the die and the end.
+    pub sound: bool,
 }
 
 impl Settings {
@@ -58,6 +60,7 @@ impl Settings {
             orientation: Orientation::RedBottom,
             confirm_moves: false,
             auto_move: true,
+            sound: true,
         }
     }
 
@@ -94,6 +97,9 @@ impl Settings {
         if let Some(v) = store.setting("auto-move")? {
             s.auto_move = v == "true";
         }
+        if let Some(v) = store.setting("sound")? {
+            s.sound = v != "false";
+        }
         Ok(s)
     }
 
@@ -116,7 +122,8 @@ impl Settings {
             "confirm-moves",
             if self.confirm_moves { "true" } else { "false" },
         )?;
-        store.set_setting("auto-move", if self.auto_move { "true" } else { "false" })
+        store.set_setting("auto-move", if self.auto_move { "true" } else { "false" })?;
+        store.set_setting("sound", if self.sound { "true" } else { "false" })
     }
 
     /// Returns the bundled-translation code: `zh`, or `en` for the untranslated texts.

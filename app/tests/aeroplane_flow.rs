@@ -114,10 +114,46 @@ fn roll_then_tap_a_plane(app: &App, dir: &Path) {
         .chain(all(app, &format!("{label} ×{}", plane.count)))
         .find(|e| e.accessible_description().is_some_and(|d| d == "can move"))
         .expect("the movable plane on the board");
-    label.invoke_accessible_default_action();
+    // Its box is a finger's 44 px though a square is 24 px on this phone, and a tap 17 px off
+    // the square's centre, beyond the plane's own circle, still reaches it.
+    let size = label.size();
+    assert!(size.width >= 44.0 && size.height >= 44.0, "{size:?}");
+    let board = all(app, "Board")
+        .into_iter()
+        .find(|b| b.size().width > 300.0)
+        .expect("the board");
+    let square = board.size().width.min(board.size().height) / 15.0;
+    assert!(square >= 23.0, "a square is {square} px on a 360 px phone");
+    let (b, bs) = (board.absolute_position(), board.size());
+    let centre_x = b.x + (bs.width - 15.0 * square) / 2.0 + square * (plane.x + 0.5);
+    let centre_y = b.y + (bs.height - 15.0 * square) / 2.0 + square * (plane.y + 0.5);
+    // Nearer this plane than any other plane that can move: the tap goes to the nearest.
+    let others: Vec<_> = movable[1..]
+        .iter()
+        .map(|p| (p.x - plane.x, p.y - plane.y))
+        .collect();
+    let (dx, dy) = [(0.0f32, 17.0f32), (0.0, -17.0), (17.0, 0.0), (-17.0, 0.0)]
+        .into_iter()
+        .find(|(dx, dy)| {
+            let (ux, uy) = (dx / square, dy / square);
+            others
+                .iter()
+                .all(|(ox, oy)| (ox - ux).powi(2) + (oy - uy).powi(2) > ux * ux + uy * uy)
+        })
+        .unwrap();
+    let at = slint::LogicalPosition::new(centre_x + dx, centre_y + dy);
+    let window = app.window().window();
+    window.dispatch_event(slint::platform::WindowEvent::PointerPressed {
+        position: at,
+        button: slint::platform::PointerEventButton::Left,
+    });
+    window.dispatch_event(slint::platform::WindowEvent::PointerReleased {
+        position: at,
+        button: slint::platform::PointerEventButton::Left,
+    });
     assert!(
         stored_actions(dir).len() > before,
-        "the tap moved the plane"
+        "a finger's tap beside the plane moved it"
     );
 }
 

@@ -6,11 +6,13 @@
 
 mod common;
 
-use common::{all, deployment, jq_tap, news, one, point, result_code, start, stored_actions};
+use common::{
+    all, deployment, jq_tap, news, one, point, press, result_code, start, stored_actions,
+};
 use qiguan_app::App;
 use qiguan_app::settings::Language;
 use qiguan_app::store::Store;
-use qiguan_app::ui::{Battle, GamePhase, GameSession};
+use qiguan_app::ui::{Battle, BattleLedger, GamePhase, GameSession};
 use qiguan_app::ui::{HomeAdapter, JunqiAdapter, JunqiMode, NewGameAdapter};
 use slint::{ComponentHandle, Model};
 use std::path::Path;
@@ -191,6 +193,31 @@ fn red_attacks_and_blue_learns_only_what_it_may(app: &App, dir: &Path) {
     assert_eq!(banner.attacker, "?", "Blue does not learn what attacked");
     assert_eq!(banner.defender, "连长");
     assert!(one(app, "The attacker won").is_valid(), "beside the board");
+    // The battle panel beside the board: Blue lost its captain and knows what it has left;
+    // of Red it knows only that nothing of Red's fell.
+    let lines: Vec<_> = app
+        .window()
+        .global::<BattleLedger>()
+        .get_lines()
+        .iter()
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!((lines[0].seat, lines[0].colour), (1, 1), "the viewer first");
+    let lost: Vec<String> = lines[0].lost.iter().map(|n| n.to_string()).collect();
+    assert_eq!(lost, ["连长"]);
+    let left: Vec<String> = lines[0].left.iter().map(|n| n.to_string()).collect();
+    assert!(left.contains(&"连长×2".to_string()), "{left:?}");
+    assert!(left.contains(&"司令".to_string()), "{left:?}");
+    assert_eq!(lines[0].left_count, 24);
+    assert_eq!(
+        (
+            lines[1].lost.row_count(),
+            lines[1].left.row_count(),
+            lines[1].left_count
+        ),
+        (0, 0, 25)
+    );
+    assert!(one(app, "Blue · Lost 1 · 24 left").is_valid());
     let red = names_of(app, "Red");
     assert_eq!(red.len(), 25);
     assert!(red.iter().all(|d| d.contains("unknown piece")), "{red:?}");
@@ -351,6 +378,21 @@ fn an_attack_on_the_computer_is_told_even_after_its_reply() {
     let actions = stored_actions(dir.path());
     assert_eq!(actions[2], "e5e6");
     assert_eq!(actions.len(), 4, "the computer answered: {actions:?}");
+    // The computer's reply slides into place when it was a move or an attack it won.
+    let motion = app.window().global::<qiguan_app::ui::Motion>();
+    let reply: qiguan_core::junqi::Move = actions[3].parse().unwrap();
+    if motion.get_active() {
+        assert_eq!(
+            (motion.get_from(), motion.get_to()),
+            (reply.from.index() as i32, reply.to.index() as i32)
+        );
+        assert!(motion.get_progress() < 1.0);
+        // Past its length the slide is done; the board's clock then ends it at its next tick.
+        i_slint_backend_testing::mock_elapsed_time(std::time::Duration::from_millis(300));
+        assert_eq!(motion.get_progress(), 1.0);
+        i_slint_backend_testing::mock_elapsed_time(std::time::Duration::from_millis(20));
+    }
+    assert!(!motion.get_active() && motion.get_progress() == 1.0);
     let news = news(&app);
     assert!(!news.is_empty() && news.len() <= 2, "{news:?}");
     assert_eq!(news[0].at, "e6", "Red's own attack comes first: {news:?}");
@@ -375,6 +417,58 @@ fn an_attack_on_the_computer_is_told_even_after_its_reply() {
             "the news covers the board"
         );
     }
+
+    // The battle panel, on a phone behind the Losses button: Red's own losses by name and
+    // what it has left, the computer's losses only as "?" (referee mode) and its count.
+    let ledger = app.window().global::<BattleLedger>();
+    let lines: Vec<_> = ledger.get_lines().iter().collect();
+    assert_eq!(lines.len(), 2);
+    let (red, blue) = (&lines[0], &lines[1]);
+    assert_eq!(
+        (red.seat, red.colour, blue.seat),
+        (0, 0, 1),
+        "the viewer's side first"
+    );
+    let red_lost: Vec<String> = red.lost.iter().map(|n| n.to_string()).collect();
+    let blue_lost: Vec<String> = blue.lost.iter().map(|n| n.to_string()).collect();
+    let removed = |attacker: bool| match news[0].battle {
+        Battle::Both => true,
+        Battle::Won | Battle::Flag => !attacker,
+        _ => attacker,
+    };
+    if removed(true) {
+        assert!(red_lost.contains(&"营长".to_string()), "{red_lost:?}");
+    }
+    assert!(
+        red_lost.iter().all(|n| n != "?"),
+        "Red knows its own: {red_lost:?}"
+    );
+    assert!(
+        blue_lost.iter().all(|n| n == "?"),
+        "referee mode: {blue_lost:?}"
+    );
+    if removed(false) {
+        assert!(
+            !blue_lost.is_empty(),
+            "Red's attack removed a piece of the computer's"
+        );
+    }
+    assert_eq!(red.left_count as usize, 25 - red_lost.len());
+    assert_eq!(blue.left_count as usize, 25 - blue_lost.len());
+    assert!(red.left.row_count() > 0, "Red's own pieces left are known");
+    assert_eq!(blue.left.row_count(), 0, "the computer's are not");
+    assert!(!ledger.get_show());
+    press(&app, "Losses");
+    assert!(ledger.get_show());
+    assert!(
+        one(
+            &app,
+            &format!("Red · Lost {} · {} left", red_lost.len(), red.left_count)
+        )
+        .is_valid()
+    );
+    press(&app, "Close");
+    assert!(!ledger.get_show());
 
     // Home's Continue card names the side to move as the game does: Red, not "first player".
     app.window().global::<qiguan_app::ui::Nav>().invoke_back();

@@ -563,6 +563,12 @@ fn the_correspondence_list_and_game_follow_the_join_and_the_moves() {
     assert_eq!(row().to_move, 0, "Red, the creator, moves first");
     assert!(row().players.contains("Bo"), "{:?}", row().players);
     assert_eq!(online.get_invite(), "", "the code was used: no invite card");
+    // The time left to move, from the server's deadline (the game gives 3 days a move),
+    // in the list and in the game.
+    let days = 3 * 24 * 60;
+    let left = row().minutes_left;
+    assert!((days - 5..=days).contains(&left), "{left} minutes left");
+    assert!(!all(&app, "2 d 23 h left").is_empty() || left == days);
 
     press(&app, "Continue game 1");
     let gs = app.window().global::<GameSession>();
@@ -570,6 +576,11 @@ fn the_correspondence_list_and_game_follow_the_join_and_the_moves() {
         gs.get_waiting(),
         Waiting::Nothing,
         "Red to move, no one to wait for"
+    );
+    assert!((days - 5..=days).contains(&gs.get_minutes_left()));
+    assert!(
+        !all(&app, "Time to move: 2 d 23 h left").is_empty()
+            || !all(&app, "Time to move: 3 d 0 h left").is_empty()
     );
     click(&app, "h3");
     click(&app, "e3");

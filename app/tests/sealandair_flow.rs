@@ -14,7 +14,7 @@ use qiguan_app::settings::Language;
 use qiguan_app::ui::{Battle, HomeAdapter, NewGameAdapter, SeaLandAirAdapter, SeaLandAirRules};
 use qiguan_app::ui::{GamePhase, GameSession, ResultKind};
 use qiguan_core::sealandair::Point;
-use slint::ComponentHandle;
+use slint::{ComponentHandle, Model};
 use std::path::Path;
 
 fn all_points() -> Vec<String> {
@@ -210,7 +210,15 @@ fn the_review_shows_both_deployments(app: &App, actions: usize) {
 
 /// Plays against the computer until the news tells of a fight, and returns the options the
 /// game was stored with and the news.
-fn first_fight(referee: bool) -> (serde_json::Value, Vec<qiguan_app::ui::BattleNews>) {
+/// The game's stored options, the news of its first fight, and each side's fallen pieces as
+/// the battle panel names them (the viewer's first).
+fn first_fight(
+    referee: bool,
+) -> (
+    serde_json::Value,
+    Vec<qiguan_app::ui::BattleNews>,
+    Vec<Vec<String>>,
+) {
     let dir = tempfile::tempdir().unwrap();
     let app = start(dir.path(), Language::English, (1280, 800));
     app.window()
@@ -227,13 +235,24 @@ fn first_fight(referee: bool) -> (serde_json::Value, Vec<qiguan_app::ui::BattleN
     assert!(fought(&app), "a fight within 400 moves");
     let (store, id) = latest_game(dir.path());
     let options = store.load(id).unwrap().record.options;
-    (options, news(&app))
+    let lost = app
+        .window()
+        .global::<qiguan_app::ui::BattleLedger>()
+        .get_lines()
+        .iter()
+        .map(|line| line.lost.iter().map(|n| n.to_string()).collect())
+        .collect();
+    (options, news(&app), lost)
 }
 
 #[test]
 fn a_battle_shows_both_pieces_unless_the_game_is_in_referee_mode() {
-    let (options, told) = first_fight(false);
+    let (options, told, lost) = first_fight(false);
     assert_eq!(options["referee"], false);
+    // The battle panel names every fallen piece of both sides: each fell in a battle.
+    assert_eq!(lost.len(), 2);
+    assert!(lost.iter().any(|l| !l.is_empty()), "{lost:?}");
+    assert!(lost.iter().flatten().all(|n| n != "?"), "{lost:?}");
     let fight = told
         .iter()
         .find(|n| !n.attacker.is_empty() && !n.defender.is_empty())
@@ -242,7 +261,11 @@ fn a_battle_shows_both_pieces_unless_the_game_is_in_referee_mode() {
         fight.attacker != "?" && fight.defender != "?",
         "both pieces named: {fight:?}"
     );
-    let (options, told) = first_fight(true);
+    let (options, told, lost) = first_fight(true);
+    // In referee mode only the viewer's own fallen are named.
+    assert!(lost[0].iter().all(|n| n != "?"), "{lost:?}");
+    assert!(lost[1].iter().all(|n| n == "?"), "{lost:?}");
+    assert!(lost.iter().any(|l| !l.is_empty()), "{lost:?}");
     assert_eq!(
         options["referee"], true,
         "the choice is stored with the game"
@@ -287,6 +310,28 @@ fn a_refused_tap_says_why() {
     // The next tap clears it.
     sla_tap(&app, &[&at(Kind::Fighter)]);
     assert_eq!(gs.get_refusal(), "");
+
+    // A move is made and the computer answers at once: the answer slides into place when it
+    // moved a piece (not a shot from afar), from its start to its end point.
+    sla_tap(&app, &[&at(Kind::Fighter)]);
+    sla_drive(&app, dir.path(), 1, |_| false);
+    let motion = app.window().global::<qiguan_app::ui::Motion>();
+    let record = latest_game(dir.path()).0.load(id).unwrap().record;
+    let reply: qiguan_core::sealandair::Move =
+        record.actions.last().unwrap().action.parse().unwrap();
+    if motion.get_active() {
+        assert!(!reply.remote);
+        assert_eq!(
+            (motion.get_from(), motion.get_to()),
+            (reply.from.index() as i32, reply.to.index() as i32)
+        );
+        assert!(motion.get_progress() < 1.0);
+        // Past its length the slide is done; the board's clock then ends it at its next tick.
+        i_slint_backend_testing::mock_elapsed_time(std::time::Duration::from_millis(300));
+        assert_eq!(motion.get_progress(), 1.0);
+        i_slint_backend_testing::mock_elapsed_time(std::time::Duration::from_millis(20));
+    }
+    assert!(!motion.get_active());
 }
 
 /// The legend is under the board on a desktop, and on a phone under the zoomed board (the

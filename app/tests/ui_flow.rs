@@ -7,6 +7,7 @@ use common::{all, click, one, point, press, start, targets};
 use i_slint_backend_testing::mock_elapsed_time;
 use qiguan_app::App;
 use qiguan_app::settings::Language;
+use qiguan_app::sound::Sound;
 use qiguan_app::ui::{Nav, ReplayAdapter, Screen, XiangqiAdapter};
 use slint::ComponentHandle;
 use slint::platform::PointerEventButton;
@@ -108,6 +109,9 @@ fn mate_in_five(app: &App) {
     );
     tap_move(app, "f10", "e9");
     tap_move(app, "c5", "c10");
+
+    // The last move mated: the end's sound (two people on this device: a win).
+    assert_eq!(app.sounds_played().last(), Some(&Sound::Win));
 
     // The end-of-game dialog says who won and why.
     assert!(one(app, "Red won").is_valid());
@@ -361,4 +365,185 @@ fn a_game_screen_shown_again_draws_what_changed_meanwhile() {
         GamePhase::Play,
         "the game's own session is back"
     );
+}
+
+/// Statistics count your side of games against the computer, and games between people on
+/// this device as played; they show per game, per opponent and in the month's column.
+#[test]
+fn statistics_count_the_finished_games_from_your_side() {
+    use qiguan_app::ui::{GameSession, HomeAdapter, NewGameAdapter, StatsAdapter};
+    use slint::Model;
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    press(&app, "Statistics");
+    assert_eq!(screen(&app), Screen::Statistics);
+    assert!(
+        one(
+            &app,
+            "No finished games yet. Your results show here once a game ends."
+        )
+        .is_valid()
+    );
+    press(&app, "Back");
+
+    // A Junqi game against the computer, resigned at once: your loss.
+    let ui = app.window();
+    ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
+    let ng = ui.global::<NewGameAdapter>();
+    ng.set_opponent(1);
+    ng.set_human_seat(0);
+    ng.invoke_start();
+    ui.global::<qiguan_app::ui::Deployment>().invoke_ready();
+    let gs = ui.global::<GameSession>();
+    gs.invoke_resign();
+    assert!(gs.get_show_end_dialog());
+    gs.set_show_end_dialog(false);
+    press(&app, "Back");
+
+    // A Xiangqi game between two people, drawn by agreement: played, nobody's result.
+    press(&app, "New Xiangqi game");
+    press(&app, "Start game");
+    tap_move(&app, "h3", "e3");
+    press(&app, "Offer draw");
+    press(&app, "Accept draw");
+    press(&app, "Back");
+
+    press(&app, "Statistics");
+    let s = ui.global::<StatsAdapter>();
+    assert_eq!(s.get_played(), 2);
+    let yours = s.get_yours();
+    assert_eq!((yours.wins, yours.draws, yours.losses), (0, 0, 1));
+    let games: Vec<_> = s.get_games().iter().collect();
+    let codes: Vec<String> = games.iter().map(|g| g.code.to_string()).collect();
+    assert_eq!(codes, ["xiangqi", "junqi"], "in the registry's order");
+    assert_eq!((games[0].played, games[0].yours.draws), (1, 0));
+    assert_eq!((games[1].played, games[1].yours.losses), (1, 1));
+    let opponents: Vec<_> = s.get_opponents().iter().collect();
+    assert_eq!(opponents.len(), 1);
+    assert_eq!(opponents[0].code.as_str(), "computer");
+    let months: Vec<_> = s.get_months().iter().collect();
+    assert_eq!(months.len(), 6);
+    assert_eq!(months[5].yours.losses, 1, "this month's column");
+    assert!(one(&app, "0% won · 2 games finished · 0 won · 0 drawn · 1 lost").is_valid());
+    assert!(one(&app, "Junqi · 1 played · 0 won · 0 drawn · 1 lost").is_valid());
+    assert!(one(&app, "Computer · 1 played · 0 won · 0 drawn · 1 lost").is_valid());
+}
+
+/// Each move is heard: a knock for a move, a double knock for a capture, a ring for check,
+/// a battle's thud in Junqi, the die in Aeroplane chess; and nothing once Settings turns the
+/// sounds off.
+#[test]
+fn sounds_follow_the_moves_and_the_setting() {
+    use qiguan_app::ui::{AeroplaneAdapter, HomeAdapter, NewGameAdapter, SettingsAdapter};
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (1280, 800));
+    press(&app, "New Xiangqi game");
+    press(&app, "Start game");
+    tap_move(&app, "h3", "e3");
+    assert_eq!(app.sounds_played(), [Sound::Move]);
+    tap_move(&app, "b8", "e8");
+    tap_move(&app, "a4", "a5");
+    // Black's cannon takes the pawn on e4 over its own pawn, and checks over Red's cannon:
+    // check rings louder than the capture.
+    tap_move(&app, "e8", "e4");
+    assert_eq!(
+        app.sounds_played().last(),
+        Some(&Sound::Check),
+        "{:?}",
+        app.sounds_played()
+    );
+    tap_move(&app, "d1", "e2");
+    assert_eq!(app.sounds_played().last(), Some(&Sound::Move));
+    // Red's pawn takes Black's across the river.
+    tap_move(&app, "a7", "a6");
+    tap_move(&app, "a5", "a6");
+    assert_eq!(
+        app.sounds_played().last(),
+        Some(&Sound::Capture),
+        "{:?}",
+        app.sounds_played()
+    );
+    // An undone move makes no sound.
+    let heard = app.sounds_played().len();
+    press(&app, "Undo");
+    assert_eq!(app.sounds_played().len(), heard);
+
+    // Junqi against the computer: an attack is a battle.
+    press(&app, "Back");
+    let ui = app.window();
+    ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
+    let ng = ui.global::<NewGameAdapter>();
+    ng.set_opponent(1);
+    ng.set_human_seat(0);
+    ng.invoke_start();
+    ui.global::<qiguan_app::ui::Deployment>().invoke_ready();
+    common::jq_tap(&app, &["e5", "e6"]);
+    assert!(
+        app.sounds_played().contains(&Sound::Battle),
+        "{:?}",
+        app.sounds_played()
+    );
+    press(&app, "Back");
+
+    // Aeroplane chess: the die.
+    ui.global::<HomeAdapter>()
+        .invoke_new_game("aeroplane".into());
+    ui.global::<NewGameAdapter>().invoke_start();
+    press(&app, "Roll the die");
+    assert_eq!(app.sounds_played().last(), Some(&Sound::Roll));
+    assert!(ui.global::<AeroplaneAdapter>().get_rolling());
+    press(&app, "Back");
+
+    // Sounds off: a move is silent.
+    let heard = app.sounds_played().len();
+    let settings = ui.global::<SettingsAdapter>();
+    ui.global::<HomeAdapter>().invoke_settings();
+    press(&app, "Sounds");
+    assert!(!settings.get_sound());
+    press(&app, "Back");
+    press(&app, "New Xiangqi game");
+    press(&app, "Start game");
+    tap_move(&app, "h3", "e3");
+    assert_eq!(app.sounds_played().len(), heard, "sounds are off");
+}
+
+/// A move slides from its square to the next, the piece it takes fading; the move is stored
+/// first and the next tap is never held up. An undo shows at once.
+#[test]
+fn a_move_slides_and_never_holds_up_the_next_tap() {
+    use qiguan_app::ui::Motion;
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    press(&app, "New Xiangqi game");
+    press(&app, "Start game");
+    let motion = app.window().global::<Motion>();
+    assert_eq!(motion.get_progress(), 1.0, "nothing moves at the start");
+    tap_move(&app, "h3", "e3");
+    // h3 and e3 as the board numbers them (rank by rank from Red's side, file a first).
+    assert_eq!((motion.get_from(), motion.get_to()), (2 * 9 + 7, 2 * 9 + 4));
+    assert_eq!(motion.get_progress(), 0.0);
+    assert!(motion.get_active());
+    assert!(
+        point(&app, "e3").contains("red 炮"),
+        "the board already holds the move"
+    );
+    // Black answers while Red's cannon is still on its way.
+    tap_move(&app, "h10", "g8");
+    assert!(point(&app, "g8").contains("black 马"));
+    mock_elapsed_time(Duration::from_millis(120));
+    let halfway = motion.get_progress();
+    assert!(halfway > 0.0 && halfway < 1.0, "{halfway}");
+    mock_elapsed_time(Duration::from_millis(300));
+    assert_eq!(motion.get_progress(), 1.0);
+    mock_elapsed_time(Duration::from_millis(20));
+    assert!(!motion.get_active(), "over: nothing redraws for it");
+    // A capture: the pawn on e7 fades under the cannon.
+    tap_move(&app, "e3", "e7");
+    assert_eq!(motion.get_captured().as_str(), "卒");
+    assert!(!motion.get_captured_red());
+    mock_elapsed_time(Duration::from_millis(400));
+    // Undo shows the position at once.
+    press(&app, "Undo");
+    assert_eq!(motion.get_progress(), 1.0);
+    assert!(point(&app, "e7").contains("black 卒"));
 }

@@ -27,7 +27,7 @@ use qiguan_ui::{
     AeroCell, AeroChoice, AeroEvent, AeroPlane, AeroSeat, AeroplaneAdapter, AeroplaneRules,
     AppWindow, GameOutcome, Screen,
 };
-use slint::{ComponentHandle, ModelRc, VecModel};
+use slint::{ComponentHandle, Model, ModelRc, VecModel};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
@@ -77,6 +77,22 @@ impl GameScreen for Aeroplane {
     type Draft = ();
     const SCREEN: Screen = Screen::Aeroplane;
     const COMPUTER_PAUSE: Option<Duration> = Some(Duration::from_millis(700));
+
+    /// A plane moved (sending planes home sounds as a capture), or the die was rolled.
+    fn sound(before: &AeroplaneView, after: &AeroplaneView) -> Option<crate::sound::Sound> {
+        use crate::sound::Sound;
+        if after.last_move != before.last_move
+            && let Some(plan) = &after.last_move
+        {
+            return Some(if plan.captured.is_empty() {
+                Sound::Move
+            } else {
+                Sound::Capture
+            });
+        }
+        let roll = |v: &AeroplaneView| (v.last_roll, v.phase, v.turn, v.sixes);
+        (after.last_roll.is_some() && roll(after) != roll(before)).then_some(Sound::Roll)
+    }
 
     /// Returns the Aeroplane chess options chosen on the screen.
     fn chosen_options(ui: &AppWindow) -> AeroplaneOptions {
@@ -209,6 +225,35 @@ pub fn connect(ctx: &Rc<Ctx>) {
     a.on_plane_clicked(handler2(ctx, |ctx, seat: i32, plane: i32| {
         session::play_with::<Aeroplane>(ctx, |s| plane_move(s, seat, plane));
     }));
+    let weak = Rc::downgrade(ctx);
+    a.on_board_tapped(move |x, y, reach| {
+        let Some(ctx) = weak.upgrade() else { return };
+        let planes: Vec<AeroPlane> = ctx
+            .ui()
+            .global::<AeroplaneAdapter>()
+            .get_planes()
+            .iter()
+            .collect();
+        if let Some((seat, plane)) = nearest_movable(&planes, x, y, reach) {
+            session::play_with::<Aeroplane>(&ctx, |s| plane_move(s, seat, plane));
+        }
+    });
+}
+
+/// The plane that can move nearest to a tap at (x, y) in grid units, if its square's centre
+/// is within `reach`: a finger's 44 px on a board of 24 px squares, without two neighbours'
+/// tap areas overlapping.
+fn nearest_movable(planes: &[AeroPlane], x: f32, y: f32, reach: f32) -> Option<(i32, i32)> {
+    planes
+        .iter()
+        .filter(|p| p.movable)
+        .map(|p| {
+            let (dx, dy) = (p.x + 0.5 - x, p.y + 0.5 - y);
+            (dx * dx + dy * dy, p)
+        })
+        .filter(|(d2, _)| *d2 <= reach * reach)
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, p)| (p.seat, p.plane))
 }
 
 /// A plane tapped on the board: its single move first, else its stack's.
@@ -631,7 +676,7 @@ fn choice_models(choosing: &[(AeroplaneMove, Plan)]) -> Vec<AeroChoice> {
 
 #[cfg(test)]
 mod tests {
-    use super::{AeroEvent, MoveKind, Plan, Seat, Spot, move_event};
+    use super::{AeroEvent, AeroPlane, MoveKind, Plan, Seat, Spot, move_event, nearest_movable};
     use qiguan_core::aeroplane::PlaneRef;
 
     fn walk(stops: &[u8]) -> Plan {
@@ -666,5 +711,34 @@ mod tests {
             AeroEvent::Capture,
             "a capture tells most"
         );
+    }
+
+    fn plane(x: f32, y: f32, plane: i32, movable: bool) -> AeroPlane {
+        AeroPlane {
+            x,
+            y,
+            plane,
+            movable,
+            ..AeroPlane::default()
+        }
+    }
+
+    #[test]
+    fn a_tap_goes_to_the_nearest_plane_that_can_move_within_reach() {
+        // Two movable planes on neighbouring squares and a still one between them.
+        let planes = [
+            plane(4.0, 6.0, 0, true),
+            plane(5.0, 6.0, 1, false),
+            plane(6.0, 6.0, 2, true),
+        ];
+        // Reach 0.92 squares: 44 px on 24 px squares.
+        assert_eq!(nearest_movable(&planes, 4.5, 6.5, 0.92), Some((0, 0)));
+        // Off the square but within a finger's reach, and nearer the first plane.
+        assert_eq!(nearest_movable(&planes, 5.3, 6.9, 0.92), Some((0, 0)));
+        // The still plane's square, nearer the third.
+        assert_eq!(nearest_movable(&planes, 5.8, 6.5, 0.92), Some((0, 2)));
+        // Too far from any movable plane.
+        assert_eq!(nearest_movable(&planes, 5.5, 8.0, 0.92), None);
+        assert_eq!(nearest_movable(&planes[1..2], 5.5, 6.5, 0.92), None);
     }
 }

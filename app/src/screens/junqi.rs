@@ -226,6 +226,27 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Junqi>, view: &JunqiView) {
         None => view_cells(s, view),
     };
     super::sync(&s.board.cells, cells);
+    // A move, or an attack its attacker won, slides into place (not in review, nor behind
+    // the hand-over cover).
+    let play = (s.review.is_none() && !s.handover)
+        .then_some(view.last.as_ref())
+        .flatten()
+        .map(|last| {
+            let squares = match &last.event {
+                JunqiEvent::Moved { mv } => mv.parse::<qiguan_core::junqi::Move>().ok(),
+                JunqiEvent::Battle {
+                    mv,
+                    attacker_removed: false,
+                    ..
+                } => mv.parse::<qiguan_core::junqi::Move>().ok(),
+                _ => None,
+            };
+            (
+                format!("{:?}", last.event),
+                squares.map(|m| (m.from.index(), m.to.index())),
+            )
+        });
+    session::slide_last_play(ctx, &s.board.last_drawn, s.id, play);
 
     let ui = ctx.ui();
     let a = ui.global::<JunqiAdapter>();

@@ -16,6 +16,7 @@ pub mod sealandair;
 pub mod secret;
 pub mod session;
 pub mod settings;
+pub mod stats;
 pub mod xiangqi;
 
 use crate::ctx::Ctx;
@@ -52,6 +53,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
     history::connect(ctx);
     settings::connect(ctx);
     about::connect(ctx);
+    stats::connect(ctx);
     failure::connect(ctx);
 }
 

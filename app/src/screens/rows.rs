@@ -22,6 +22,7 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
         waiting_join: false,
         to_move,
         to_move_colour: -1,
+        minutes_left: -1,
     }
 }
 
@@ -44,6 +45,10 @@ pub fn listed_row(store: &Store, s: &GameSummary) -> GameRow {
     let unfinished = s.result.is_none();
     let waiting_join = unfinished && remote.as_ref().is_some_and(|r| r.invite_code.is_some());
     let mut colour = None;
+    let deadline = remote
+        .as_ref()
+        .and_then(|r| r.deadline)
+        .filter(|_| unfinished && !waiting_join);
     let to_move = if !unfinished || waiting_join {
         None
     } else {
@@ -64,9 +69,13 @@ pub fn listed_row(store: &Store, s: &GameSummary) -> GameRow {
             })
         })
     };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64);
     GameRow {
         waiting_join,
         to_move_colour: colour.unwrap_or(-1),
+        minutes_left: super::session::minutes_left(deadline, now),
         ..game_row(s, to_move.map_or(-1, i32::from))
     }
 }

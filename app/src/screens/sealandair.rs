@@ -148,6 +148,32 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<SeaLandAir>, view: &SeaLandAirView) 
         None => view_cells(s, view, flipped),
     };
     super::sync(&s.board.cells, cells);
+    // A move, a retreat that arrived, or an attack its attacker won and made by moving,
+    // slides into place (not in review, nor behind the hand-over cover).
+    let play = (s.review.is_none() && !s.handover)
+        .then_some(view.last.as_ref())
+        .flatten()
+        .map(|last| {
+            let mv = match &last.event {
+                SeaLandAirEvent::Moved { mv }
+                | SeaLandAirEvent::Retreated {
+                    mv,
+                    shot_down: false,
+                }
+                | SeaLandAirEvent::Battle {
+                    mv,
+                    attacker_removed: false,
+                    sent_home: None,
+                    ..
+                } => mv.parse::<Move>().ok().filter(|m| !m.remote),
+                _ => None,
+            };
+            (
+                format!("{:?}", last.event),
+                mv.map(|m| (m.from.index(), m.to.index())),
+            )
+        });
+    session::slide_last_play(ctx, &s.board.last_drawn, s.id, play);
     a.set_cells(ModelRc::from(s.board.cells.clone()));
     a.set_bottom_seat(s.viewer.index() as i32);
     a.set_quiet_left(options.quiet_plies as i32 - view.quiet_plies as i32);

@@ -8,7 +8,9 @@ use crate::ctx::Ctx;
 use qiguan_core::deploy::Side;
 use qiguan_core::deploy::{Deploys, Fight};
 use qiguan_core::{Action, Seat};
-use qiguan_ui::{Battle, BattleBanner, BattleNews, DeployIssue, Deployment};
+use qiguan_ui::{
+    Battle, BattleBanner, BattleLedger, BattleNews, DeployIssue, Deployment, LossLine,
+};
 use slint::{ComponentHandle, ModelRc, VecModel};
 use std::rc::Rc;
 
@@ -66,6 +68,10 @@ macro_rules! secret_screen {
 
         fn arrange(ctx: &Rc<Ctx>, what: super::session::Arrange) {
             super::secret::arrange::<Self>(ctx, what);
+        }
+
+        fn sound(before: &Self::View, after: &Self::View) -> Option<crate::sound::Sound> {
+            super::secret::sound::<Self>(before, after)
         }
 
         fn computer_accepts_draw(view: &Self::View, seat: qiguan_core::Seat) -> bool {
@@ -178,10 +184,30 @@ pub(crate) fn arrange<G: SecretGame>(ctx: &Rc<Ctx>, what: Arrange) {
     }
 }
 
+/// A new play in the viewer's view: a battle (any fight, as far as the viewer saw it) or a
+/// move (a flip too).
+pub(crate) fn sound<G: SecretGame>(
+    before: &G::View,
+    after: &G::View,
+) -> Option<crate::sound::Sound> {
+    use crate::sound::Sound;
+    let last = G::last_play(after)?;
+    if G::last_play(before) == Some(last) {
+        return None;
+    }
+    Some(if G::fight(last).is_some() {
+        Sound::Battle
+    } else {
+        Sound::Move
+    })
+}
+
 /// Draws the banner, what is wrong with the deployment being arranged, then the game's board.
 pub(crate) fn refresh_board<G: SecretGame>(ctx: &Rc<Ctx>, s: &Session<G>, view: &G::View) {
     let ui = ctx.ui();
     push_banner(&ui.global::<BattleBanner>(), s, view);
+    ui.global::<BattleLedger>()
+        .set_lines(ModelRc::new(VecModel::from(ledger(s, view))));
     let d = ui.global::<Deployment>();
     let issues = s.draft.as_ref().map(G::draft_issues).unwrap_or_default();
     d.set_issues(ModelRc::new(VecModel::from(issues)));
@@ -269,6 +295,41 @@ pub(crate) fn news<G: SecretGame>(s: &Session<G>, view: &G::View) -> Vec<BannerU
     news.push(G::banner(s, view));
     news.retain(BannerUi::has_news);
     news
+}
+
+/// The battle panel's lines: the viewer's side first, then the other; none while deploying,
+/// and none behind the hand-over cover (whose the names are, is the next player's secret).
+pub(crate) fn ledger<G: SecretGame>(s: &Session<G>, view: &G::View) -> Vec<LossLine> {
+    if G::view_deploying(view) || s.handover {
+        return Vec::new();
+    }
+    let strings = |v: Vec<String>| -> ModelRc<slint::SharedString> {
+        ModelRc::new(VecModel::from(
+            v.into_iter()
+                .map(slint::SharedString::from)
+                .collect::<Vec<_>>(),
+        ))
+    };
+    [s.viewer, s.viewer.next(2)]
+        .into_iter()
+        .filter_map(|seat| {
+            let side = G::view_side(view, seat)?;
+            let losses = G::losses(view, side);
+            let left = losses
+                .left
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(name, n)| if n > 1 { format!("{name}×{n}") } else { name })
+                .collect();
+            Some(LossLine {
+                seat: seat.index() as i32,
+                colour: side as i32,
+                lost: strings(losses.lost),
+                left: strings(left),
+                left_count: losses.left_count.map_or(-1, |n| n as i32),
+            })
+        })
+        .collect()
 }
 
 fn push_banner<G: SecretGame>(a: &BattleBanner<'_>, s: &Session<G>, view: &G::View) {

@@ -13,6 +13,7 @@ use super::registry::{GameEntry, OnlineChoice};
 use crate::ctx::{Ctx, Sessions};
 use crate::online::Command;
 use crate::random::os_pick;
+use crate::sound::Sound;
 use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing};
 use qiguan_core::Strength;
 use qiguan_core::{
@@ -96,6 +97,62 @@ pub(crate) trait GameScreen: Rules<View: DeserializeOwned> + Sized + 'static {
     fn refresh_board(ctx: &Rc<Ctx>, session: &Session<Self>, view: &Self::View);
     /// The deployment controls were used (games that deploy).
     fn arrange(_ctx: &Rc<Ctx>, _what: Arrange) {}
+    /// What the viewer hears of the change from one of its views to the next (a move, a
+    /// capture, a battle, check, the die), if anything. The end's sound is the session's.
+    fn sound(_before: &Self::View, _after: &Self::View) -> Option<Sound> {
+        None
+    }
+}
+
+/// The louder of two sounds: the end, then check, a battle, a capture, the die, a move.
+fn louder(a: Option<Sound>, b: Option<Sound>) -> Option<Sound> {
+    let rank = |s: &Option<Sound>| match s {
+        None => 0,
+        Some(Sound::Move) => 1,
+        Some(Sound::Roll) => 2,
+        Some(Sound::Capture) => 3,
+        Some(Sound::Battle) => 4,
+        Some(Sound::Check) => 5,
+        Some(Sound::Win | Sound::Lose) => 6,
+    };
+    if rank(&b) > rank(&a) { b } else { a }
+}
+
+/// The end's sound, once a game is over: a win when a person on this device won (or people
+/// played each other here), a loss when the computer or the opponent far away did; nothing
+/// for a draw.
+fn end_sound<G: GameScreen>(s: &Session<G>) -> Option<Sound> {
+    let outcome = s.outcome()?;
+    let winner = match &outcome.result {
+        GameResult::Win { winners } => winners.first().copied()?,
+        GameResult::Ranking { order } => order.first().copied()?,
+        GameResult::Draw => return None,
+    };
+    let people_here: Vec<Seat> = s
+        .seats()
+        .filter(|&seat| s.computer(seat).is_none() && (s.remote.is_none() || seat == s.viewer))
+        .collect();
+    Some(if people_here.contains(&winner) {
+        Sound::Win
+    } else {
+        Sound::Lose
+    })
+}
+
+/// Plays what changed from `before` to the session's view now, and the end's sound when the
+/// game has just ended.
+fn sound_of_change<G: GameScreen>(
+    s: &Session<G>,
+    before: &G::View,
+    was_over: bool,
+    also: Option<Sound>,
+) -> Option<Sound> {
+    let now = s.view();
+    let mut sound = louder(also, G::sound(before, &now));
+    if !was_over {
+        sound = louder(sound, end_sound(s));
+    }
+    sound
 }
 
 /// A game on its screen.
@@ -636,12 +693,19 @@ fn paced_step<G: GameScreen>(ctx: &Rc<Ctx>, computer: bool) {
     let Some(mut s) = slot::<G>(ctx).borrow_mut().take() else {
         return;
     };
+    let (before, was_over) = (s.view(), s.outcome().is_some());
     let acted = computer_acts(ctx, &mut s);
+    let sound = acted
+        .then(|| sound_of_change(&s, &before, was_over, None))
+        .flatten();
     if acted {
         settle_viewer(&mut s, false);
     }
     let over = s.outcome().is_some();
     *slot::<G>(ctx).borrow_mut() = Some(s);
+    if let Some(sound) = sound {
+        ctx.play_sound(sound);
+    }
     if over && acted {
         ctx.ui().global::<GameSession>().set_show_end_dialog(true);
     }
@@ -657,6 +721,7 @@ pub(crate) fn act<G: GameScreen>(ctx: &Rc<Ctx>, actor: Actor, action: Action<G::
     };
     let remote = s.remote.is_some();
     let (id, now) = (s.id, ctx.now());
+    let (before, was_over) = (s.view(), s.outcome().is_some());
     let result = ctx.games().and_then(|mut store| {
         let store = &mut *store;
         if s.seen().is_some() {
@@ -670,13 +735,21 @@ pub(crate) fn act<G: GameScreen>(ctx: &Rc<Ctx>, actor: Actor, action: Action<G::
     if remote && result.is_ok() {
         ctx.send(Command::Flush);
     }
+    let mut sound = None;
     if result.is_ok() {
         s.selected = None;
+        // The player's own action first, then the computer's answer: the louder sounds.
+        let mine = sound_of_change(&s, &before, was_over, None);
+        let (mid, mid_over) = (s.view(), s.outcome().is_some());
         run_computer(ctx, &mut s);
+        sound = sound_of_change(&s, &mid, mid_over, mine);
         settle_viewer(&mut s, false);
     }
     let over = s.outcome().is_some();
     *slot::<G>(ctx).borrow_mut() = Some(s);
+    if let Some(sound) = sound {
+        ctx.play_sound(sound);
+    }
     let ui = ctx.ui();
     let a = ui.global::<GameSession>();
     match result {
@@ -806,6 +879,8 @@ pub(crate) fn refresh<G: GameScreen>(ctx: &Rc<Ctx>) {
 pub(crate) struct BoardModel<C: 'static> {
     pub cells: Rc<VecModel<C>>,
     pub drawn_for: RefCell<Option<bool>>,
+    /// The game and the last play the board showed (see [`slide_last_play`]).
+    pub last_drawn: RefCell<Option<(GameId, String)>>,
 }
 
 impl<C: 'static> Default for BoardModel<C> {
@@ -813,7 +888,34 @@ impl<C: 'static> Default for BoardModel<C> {
         BoardModel {
             cells: Rc::new(VecModel::default()),
             drawn_for: RefCell::new(None),
+            last_drawn: RefCell::new(None),
         }
+    }
+}
+
+/// Slides the view's last play on the board (the Motion global) when it is new since the
+/// board last showed this game: `play` names it by a key and, when it should slide, its two
+/// points' cell indices. The first drawing of a game, a reload or another game shows at once.
+pub(crate) fn slide_last_play(
+    ctx: &Rc<Ctx>,
+    last_drawn: &RefCell<Option<(GameId, String)>>,
+    id: GameId,
+    play: Option<(String, Option<(usize, usize)>)>,
+) {
+    let ui = ctx.ui();
+    let motion = ui.global::<qiguan_ui::Motion>();
+    let key = play.as_ref().map(|(k, _)| k.clone()).unwrap_or_default();
+    let before = last_drawn.replace(Some((id, key.clone())));
+    let fresh = matches!(&before, Some((was, k)) if *was == id && *k != key);
+    match play.and_then(|(_, squares)| squares) {
+        Some((from, to)) if fresh => {
+            motion.set_from(from as i32);
+            motion.set_to(to as i32);
+            motion.set_captured(SharedString::default());
+            motion.invoke_start();
+        }
+        _ if fresh || before.as_ref().is_none_or(|(was, _)| *was != id) => motion.invoke_stop(),
+        _ => {}
     }
 }
 
@@ -848,6 +950,8 @@ pub(crate) struct SessionUi {
     pub online: bool,
     pub waiting: Waiting,
     pub invite: String,
+    /// A correspondence game: when the seat to act must have acted (Unix ms), as last heard.
+    pub deadline: Option<i64>,
 }
 
 /// What the screen shows of a session: a pure function of it, for tests to call.
@@ -887,6 +991,15 @@ pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
             .as_ref()
             .and_then(|r| r.invite_code.clone())
             .unwrap_or_default(),
+        deadline: s.remote.as_ref().and_then(|r| r.deadline),
+    }
+}
+
+/// Whole minutes from `now` to a deadline (both Unix ms): 0 once it has passed, -1 for none.
+pub(crate) fn minutes_left(deadline: Option<i64>, now: i64) -> i32 {
+    match deadline {
+        None => -1,
+        Some(d) => ((d - now).max(0) / 60_000).min(i64::from(i32::MAX)) as i32,
     }
 }
 
@@ -938,6 +1051,10 @@ fn push(a: &GameSession<'_>, ui: SessionUi) {
     a.set_online(ui.online);
     a.set_waiting(ui.waiting);
     a.set_invite(ui.invite.into());
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64);
+    a.set_minutes_left(minutes_left(ui.deadline, now));
 }
 
 #[cfg(test)]

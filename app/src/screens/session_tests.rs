@@ -230,3 +230,13 @@ fn the_flip_mode_board_stays_still_while_the_referee_board_turns_to_the_viewer()
         "referee mode: the viewer's side at the bottom"
     );
 }
+
+#[test]
+fn time_left_counts_whole_minutes_and_stops_at_zero() {
+    use super::minutes_left;
+    let now = 1_000_000_000;
+    assert_eq!(minutes_left(None, now), -1, "no deadline");
+    assert_eq!(minutes_left(Some(now + 3 * 86_400_000), now), 3 * 1440);
+    assert_eq!(minutes_left(Some(now + 119_999), now), 1, "whole minutes");
+    assert_eq!(minutes_left(Some(now - 5), now), 0, "past the deadline");
+}

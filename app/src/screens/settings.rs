@@ -34,6 +34,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     });
     adapter.set_confirm_moves(s.confirm_moves);
     adapter.set_auto_move(s.auto_move);
+    adapter.set_sound(s.sound);
     adapter.set_server(ctx.server.borrow().clone().into());
 }
 
@@ -58,6 +59,7 @@ fn changed(ctx: &Rc<Ctx>) {
         },
         confirm_moves: adapter.get_confirm_moves(),
         auto_move: adapter.get_auto_move(),
+        sound: adapter.get_sound(),
     };
     let server = adapter.get_server().trim().trim_end_matches('/').to_owned();
     if !server.is_empty() && *ctx.server.borrow() != server {

@@ -46,7 +46,7 @@ impl Mode {
         }
     }
 
-    fn parse(text: &str) -> Mode {
+    pub(crate) fn parse(text: &str) -> Mode {
         match text {
             "imported" => Mode::Imported,
             "correspondence" => Mode::Correspondence,
@@ -287,7 +287,7 @@ impl From<rusqlite::Error> for StoreError {
 /// The local store.
 #[derive(Debug)]
 pub struct Store {
-    conn: Connection,
+    pub(crate) conn: Connection,
     path: PathBuf,
 }
 

@@ -56,6 +56,8 @@ pub fn start_with(dir: &Path, language: Language, size: (u32, u32), resume: bool
         data_dir: dir.to_owned(),
         default_language: Some(language),
         resume,
+        // Tests only note the sounds (App::sounds_played).
+        sound_device: false,
     })
     .expect("the app starts");
     app.window()
@@ -148,7 +150,15 @@ pub fn stored_actions(dir: &Path) -> Vec<String> {
 
 /// Renders the window and writes it as a PNG.
 pub fn snapshot(app: &App, path: &Path) {
+    // Time stands still here: a move just made would show at its start. Show where it ends,
+    // unless the picture asks for a moment of the motion.
+    let motion = app.window().global::<qiguan_app::ui::Motion>();
+    let moment = motion.get_frozen();
+    if moment < 0.0 {
+        motion.set_frozen(1.0);
+    }
     let buffer = app.window().window().take_snapshot().expect("a snapshot");
+    motion.set_frozen(moment);
     let file = std::fs::File::create(path).expect("the PNG can be created");
     let mut encoder = png::Encoder::new(file, buffer.width(), buffer.height());
     encoder.set_color(png::ColorType::Rgba);
@@ -230,6 +240,11 @@ pub fn junqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     jq_tap(app, &["e5", "e6"]);
     gs.invoke_handover_done();
     visit(app, "junqi-battle");
+    // The battle panel: beside the board on a desktop, behind the Losses button on a phone.
+    let ledger = ui.global::<qiguan_app::ui::BattleLedger>();
+    ledger.set_show(true);
+    visit(app, "junqi-losses");
+    ledger.set_show(false);
     jq_tap(app, &["d6"]);
     visit(app, "junqi-play");
     jq_tap(app, &["d6"]);
@@ -619,6 +634,10 @@ pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &s
     junqi_online_tour(&app, &mut visit);
     aeroplane_tour(&app, &mut visit);
     sealandair_tour(&app, &mut visit);
+    // The games above that ended: the statistics.
+    ui.global::<HomeAdapter>().invoke_statistics();
+    visit(&app, "statistics");
+    ui.global::<Nav>().invoke_back();
     online_tour(&app, &mut visit);
     drop(app);
 
@@ -643,6 +662,16 @@ fn xiangqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     play(app, &["b3b5", "a7a6", "b5c5", "f10e9", "c5c10"]);
     visit(app, "play-end");
     ui.global::<GameSession>().set_show_end_dialog(false);
+    ui.global::<Nav>().invoke_back();
+
+    // A capture in motion: the cannon halfway to e7, the pawn it takes fading.
+    ui.global::<HomeAdapter>().invoke_new_game("xiangqi".into());
+    ng.invoke_start();
+    play(app, &["h3e3", "h10g8", "e3e7"]);
+    let motion = ui.global::<qiguan_app::ui::Motion>();
+    motion.set_frozen(0.3);
+    visit(app, "play-motion");
+    motion.set_frozen(-1.0);
     ui.global::<Nav>().invoke_back();
 
     let h = ui.global::<HistoryAdapter>();
@@ -689,7 +718,7 @@ fn online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     ui.global::<HomeAdapter>().invoke_online();
     visit(app, "online");
     let o = ui.global::<OnlineAdapter>();
-    let row = |id: i32, players: &str, plies: i32, to_move: i32| GameRow {
+    let row = |id: i32, players: &str, plies: i32, to_move: i32, minutes_left: i32| GameRow {
         id,
         game: "xiangqi".into(),
         players: players.into(),
@@ -700,10 +729,11 @@ fn online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
         waiting_join: false,
         to_move_colour: -1,
         to_move,
+        minutes_left,
     };
     o.set_games(slint::ModelRc::new(slint::VecModel::from(vec![
-        row(7, "Ann – 张三", 12, 0),
-        row(5, "李四 – Ann", 31, 1),
+        row(7, "Ann – 张三", 12, 0, 2 * 1440 + 5 * 60),
+        row(5, "李四 – Ann", 31, 1, 50),
     ])));
     o.set_invite("K7QXM-2PD9R".into());
     o.set_code("q3vwd-8hz1k".into());

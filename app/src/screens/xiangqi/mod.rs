@@ -17,11 +17,13 @@ use qiguan_core::Strength;
 use qiguan_core::xiangqi::{Color, Move, Square, Xiangqi, XiangqiOptions, XiangqiView};
 use qiguan_core::{AnyMatch, Match, Seat};
 use qiguan_ui::{
-    AppWindow, BoardCell, ImportProblem, MoveRow, NewGameAdapter, Screen, XiangqiAdapter,
+    AppWindow, BoardCell, ImportProblem, Motion, MoveRow, NewGameAdapter, Screen, XiangqiAdapter,
     XiangqiRules,
 };
 use replay::ReplaySession;
+use slint::Model;
 use slint::{ComponentHandle, ModelRc, VecModel};
+use std::cell::Cell;
 use std::rc::Rc;
 use view::{Marks, check_square, move_rows, notate};
 
@@ -34,6 +36,11 @@ pub(crate) struct XiangqiModels {
     pending: Option<Move>,
     /// The player turned the board over.
     manual_flip: bool,
+    /// The game and the number of moves the board last showed, to tell a new move (which
+    /// slides) from a reload, an undo or another game (which do not).
+    drawn: Cell<Option<(GameId, usize)>>,
+    /// The last move was dragged into place: it does not slide again.
+    dropped: Cell<bool>,
 }
 
 /// Xiangqi in the registry of games: played on its screen, looked back on in replay.
@@ -55,6 +62,29 @@ impl GameScreen for Xiangqi {
     type Draft = ();
     const SCREEN: Screen = Screen::Xiangqi;
     const UNDO: bool = true;
+
+    /// A move knocks, a capture knocks twice, check rings.
+    fn sound(before: &XiangqiView, after: &XiangqiView) -> Option<crate::sound::Sound> {
+        use crate::sound::Sound;
+        if after.moves.len() <= before.moves.len() {
+            return None;
+        }
+        let pieces = |fen: &str| {
+            fen.split(' ')
+                .next()
+                .unwrap_or_default()
+                .chars()
+                .filter(char::is_ascii_alphabetic)
+                .count()
+        };
+        Some(if after.in_check {
+            Sound::Check
+        } else if pieces(&after.fen) < pieces(&before.fen) {
+            Sound::Capture
+        } else {
+            Sound::Move
+        })
+    }
 
     fn chosen_options(ui: &AppWindow) -> XiangqiOptions {
         let a = ui.global::<XiangqiRules>();
@@ -185,6 +215,7 @@ fn dragged(ctx: &Rc<Ctx>, s: &mut Session<Xiangqi>, from: i32, to: i32) -> Optio
     }
     let pos = s.local()?.game().position();
     if pos.is_legal(Move::new(from, to)) {
+        s.board.dropped.set(true);
         return choose(ctx, s, Move::new(from, to));
     }
     let own = pos
@@ -223,6 +254,8 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Xiangqi>) {
     let pos = game.position();
     let moves: Vec<Move> = game.moves().collect();
     let marks = marks(s, moves.last().copied());
+    let ui = ctx.ui();
+    slide(&ui.global::<Motion>(), s, &moves);
     sync(&s.board.cells, view::cells(pos, &marks));
     sync(
         &s.board.moves,
@@ -234,7 +267,6 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Xiangqi>) {
         (None, Orientation::BlackBottom) => true,
         (None, Orientation::SideToMove) => pos.side_to_move() == Color::Black,
     };
-    let ui = ctx.ui();
     let a = ui.global::<XiangqiAdapter>();
     a.set_cells(ModelRc::from(s.board.cells.clone()));
     a.set_moves(ModelRc::from(s.board.moves.clone()));
@@ -249,6 +281,27 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Xiangqi>) {
             .unwrap_or_default()
             .into(),
     );
+}
+
+/// Starts the last move's slide when it is one move newer than what the board showed (the
+/// piece it took, read from the board before it is redrawn, fades); anything else (a reload,
+/// an undo, another game, a dragged move) shows at once.
+fn slide(motion: &Motion<'_>, s: &Session<Xiangqi>, moves: &[Move]) {
+    let shown = (s.id, moves.len());
+    let before = s.board.drawn.replace(Some(shown));
+    let dropped = s.board.dropped.replace(false);
+    match (before, moves.last()) {
+        (Some((id, n)), Some(last)) if id == s.id && n + 1 == moves.len() && !dropped => {
+            let taken = s.board.cells.row_data(last.to.index()).unwrap_or_default();
+            motion.set_from(last.from.index() as i32);
+            motion.set_to(last.to.index() as i32);
+            motion.set_captured(taken.piece);
+            motion.set_captured_red(taken.red);
+            motion.invoke_start();
+        }
+        _ if before != Some(shown) => motion.invoke_stop(),
+        _ => {}
+    }
 }
 
 /// The board's marks: the selected piece and where it may go (or the move waiting to be
