@@ -8,6 +8,7 @@ mod ctx;
 pub mod history_model;
 pub mod online;
 mod random;
+pub mod rules;
 mod screens;
 pub mod settings;
 pub mod sound;

@@ -547,3 +547,89 @@ fn a_move_slides_and_never_holds_up_the_next_tap() {
     assert_eq!(motion.get_progress(), 1.0);
     assert!(point(&app, "e7").contains("black 卒"));
 }
+
+#[test]
+fn each_game_shows_its_rules_from_new_game_and_from_its_screen_in_both_languages() {
+    use qiguan_app::ui::{HomeAdapter, NewGameAdapter, RuleBlock, RulesAdapter};
+    use slint::Model;
+    let blocks = |app: &App| -> Vec<RuleBlock> {
+        app.window()
+            .global::<RulesAdapter>()
+            .get_blocks()
+            .iter()
+            .collect()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    let ui = app.window();
+
+    // From New game: the rules of the game chosen there.
+    ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
+    press(&app, "Rules");
+    assert_eq!(screen(&app), Screen::Rules);
+    assert_eq!(ui.global::<RulesAdapter>().get_game(), "junqi");
+    assert!(one(&app, "Junqi 军棋 (land battle chess)").is_valid());
+    // The pieces table, a row per piece (on a phone each row is a card).
+    let rows: Vec<String> = blocks(&app)
+        .iter()
+        .filter(|b| b.kind == "row")
+        .map(|b| b.plain.to_string())
+        .collect();
+    assert!(
+        rows.contains(&"司令 Field Marshal · 1 · 1".to_string()),
+        "{rows:?}"
+    );
+    press(&app, "Back");
+    assert_eq!(screen(&app), Screen::NewGame);
+
+    // From a game's screen, and back to the same game.
+    ui.global::<HomeAdapter>().invoke_new_game("xiangqi".into());
+    ui.global::<NewGameAdapter>().invoke_start();
+    common::play(&app, &["h3e3"]);
+    press(&app, "Rules");
+    assert_eq!(screen(&app), Screen::Rules);
+    assert_eq!(ui.global::<RulesAdapter>().get_game(), "xiangqi");
+    let page = blocks(&app);
+    assert_eq!(page[0].kind, "h1");
+    assert_eq!(page[0].plain, "Xiangqi 象棋 (Chinese chess)");
+    // Bold words and code keep their words; a list nested in an item is one level deeper.
+    let flying = page
+        .iter()
+        .find(|b| b.plain.starts_with("Flying general."))
+        .expect("the flying general rule");
+    assert_eq!((flying.kind.as_str(), flying.marker.as_str()), ("li", "•"));
+    assert!(page.iter().any(|b| b.kind == "li"
+        && b.depth == 2
+        && b.plain.starts_with("the piece is unprotected")));
+    press(&app, "Back");
+    assert_eq!(screen(&app), Screen::Xiangqi);
+    assert_eq!(ui.global::<XiangqiAdapter>().get_moves().row_count(), 1);
+    drop(app);
+
+    // In Chinese, the Chinese page, with the board picture drawn from its SVG.
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::Chinese, (1280, 800));
+    let ui = app.window();
+    ui.global::<HomeAdapter>()
+        .invoke_new_game("sea-land-air".into());
+    press(&app, "规则");
+    let page = blocks(&app);
+    assert_eq!(page[0].plain, "海陆空战棋 Sea-land-air battle chess");
+    let picture = page
+        .iter()
+        .find(|b| b.kind == "picture")
+        .expect("the board picture");
+    assert_eq!(picture.plain, "棋盘");
+    assert_eq!(
+        (picture.picture.size().width, picture.picture.size().height),
+        (420, 1002)
+    );
+    // On a wide screen a table has its header row, with a share of the width per column.
+    let head = page.iter().find(|b| b.kind == "head").expect("a table");
+    let shares: f32 = head.weights.iter().sum();
+    assert!((shares - 1.0).abs() < 1e-4, "{shares}");
+    assert_eq!(head.plain, "棋子 · 英文 · 数量 · 等级 · 字母");
+    assert_eq!(head.heads.row_count(), 5);
+    press(&app, "返回");
+    assert_eq!(screen(&app), Screen::NewGame);
+}

@@ -12,6 +12,7 @@ pub mod new_game;
 pub mod online;
 pub mod registry;
 pub mod rows;
+pub mod rules;
 pub mod sealandair;
 pub mod secret;
 pub mod session;
@@ -54,6 +55,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
     settings::connect(ctx);
     about::connect(ctx);
     stats::connect(ctx);
+    rules::connect(ctx);
     failure::connect(ctx);
 }
 

@@ -54,6 +54,7 @@ impl Ctx {
             Screen::History => super::history::show(self),
             Screen::Settings => super::settings::refresh(self),
             Screen::Statistics => super::stats::refresh(self),
+            Screen::Rules => super::rules::refresh(self),
             _ => {}
         }
         self.ui().global::<Nav>().set_screen(screen);

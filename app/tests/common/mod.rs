@@ -613,6 +613,55 @@ fn junqi_online_play(
     visit(app, "junqi-online-draw-offer");
 }
 
+/// Scrolls what is under the window's centre by `dy` (negative: towards the end), as a mouse
+/// wheel or a touchpad does.
+pub fn scroll(app: &App, dy: f32) {
+    let size = app
+        .window()
+        .window()
+        .size()
+        .to_logical(app.window().window().scale_factor());
+    app.window()
+        .window()
+        .dispatch_event(slint::platform::WindowEvent::PointerScrolled {
+            position: slint::LogicalPosition::new(size.width / 2.0, size.height / 2.0),
+            delta_x: 0.0,
+            delta_y: dy,
+        });
+}
+
+/// The rules: Xiangqi's page from its top (its pieces table), Junqi's from New game, and
+/// Sea-land-air's scrolled to its board picture.
+fn rules_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
+    let ui = app.window();
+    let rules = ui.global::<qiguan_app::ui::RulesAdapter>();
+    rules.invoke_open("xiangqi".into());
+    visit(app, "rules-xiangqi");
+    ui.global::<Nav>().invoke_back();
+    rules.invoke_open("sea-land-air".into());
+    let picture = ui
+        .global::<qiguan_app::ui::RulesAdapter>()
+        .get_blocks()
+        .iter()
+        .find(|b| b.kind == "picture")
+        .expect("the board picture")
+        .plain;
+    // Down until the picture's top is just under the top bar (what is far below the window
+    // may not be there to find yet).
+    for _ in 0..200 {
+        let top = all(app, &picture)
+            .into_iter()
+            .find(|e| e.is_valid() && e.size().width > 0.0)
+            .map(|e| e.absolute_position().y);
+        if top.is_some_and(|y| y < 140.0) {
+            break;
+        }
+        scroll(app, -40.0);
+    }
+    visit(app, "rules-sea-land-air");
+    ui.global::<Nav>().invoke_back();
+}
+
 /// Drives the app through every screen, calling `visit` with the screen's name at each.
 pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &str)) {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -638,6 +687,7 @@ pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &s
     ui.global::<HomeAdapter>().invoke_statistics();
     visit(&app, "statistics");
     ui.global::<Nav>().invoke_back();
+    rules_tour(&app, &mut visit);
     online_tour(&app, &mut visit);
     drop(app);
 
