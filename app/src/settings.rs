@@ -48,6 +48,8 @@ pub struct Settings {
     pub auto_move: bool,
     /// Sounds for moves, captures, check, battles, the die and the end.
     pub sound: bool,
+    /// First-game tips: a walkthrough of a screen's controls the first time it needs one.
+    pub tips: bool,
 }
 
 impl Settings {
@@ -61,6 +63,7 @@ impl Settings {
             confirm_moves: false,
             auto_move: true,
             sound: true,
+            tips: true,
         }
     }
 
@@ -100,6 +103,9 @@ impl Settings {
         if let Some(v) = store.setting("sound")? {
             s.sound = v != "false";
         }
+        if let Some(v) = store.setting("tips")? {
+            s.tips = v != "false";
+        }
         Ok(s)
     }
 
@@ -123,7 +129,8 @@ impl Settings {
             if self.confirm_moves { "true" } else { "false" },
         )?;
         store.set_setting("auto-move", if self.auto_move { "true" } else { "false" })?;
-        store.set_setting("sound", if self.sound { "true" } else { "false" })
+        store.set_setting("sound", if self.sound { "true" } else { "false" })?;
+        store.set_setting("tips", if self.tips { "true" } else { "false" })
     }
 
     /// Returns the bundled-translation code: `zh`, or `en` for the untranslated texts.

@@ -356,3 +356,67 @@ fn the_legend_shows_beside_the_board_it_explains() {
         );
     }
 }
+
+/// A new player gets a walkthrough of deployment, then one of the board on their first turn;
+/// each shows once, survives neither Skip nor Got it, never shows behind the hand-over
+/// screen, and Settings brings them back.
+#[test]
+fn first_game_tips_walk_a_new_player_through_once() {
+    use qiguan_app::ui::{Nav, SettingsAdapter, Walkthrough};
+    let dir = tempfile::tempdir().unwrap();
+    let app = common::start_new_player(dir.path(), Language::English, (360, 780));
+    let ui = app.window();
+    let w = ui.global::<Walkthrough>();
+    let gs = ui.global::<GameSession>();
+    new_game(&app, false);
+    // Pass and play: the first thing is the hand-over cover, with no tip over it.
+    if gs.get_phase() == GamePhase::Handover {
+        assert_eq!(w.get_key(), "");
+        gs.invoke_handover_done();
+    }
+    assert_eq!(gs.get_phase(), GamePhase::Deploy);
+    assert_eq!(w.get_key(), "sea-land-air-deploy");
+    assert!(common::one(&app, "Tip 1 of 3").is_valid());
+    common::press(&app, "Next");
+    assert!(common::one(&app, "Tip 2 of 3").is_valid());
+    common::press(&app, "Next");
+    common::press(&app, "Got it");
+    assert_eq!(w.get_key(), "");
+    // Both deploy; on Red's first turn, the board's walkthrough. Skip ends it.
+    deployment(&app).invoke_ready();
+    gs.invoke_handover_done();
+    // Blue has not seen deployment's tips on this device either: they are the same player's
+    // tips, seen once per device.
+    assert_eq!(w.get_key(), "");
+    deployment(&app).invoke_ready();
+    gs.invoke_handover_done();
+    assert_eq!(gs.get_phase(), GamePhase::Play);
+    assert_eq!(w.get_key(), "sea-land-air-play");
+    common::press(&app, "Skip tips");
+    assert_eq!(w.get_key(), "");
+    // Seen is seen, in a new game and after a restart.
+    ui.global::<Nav>().invoke_back();
+    new_game(&app, false);
+    if gs.get_phase() == GamePhase::Handover {
+        gs.invoke_handover_done();
+    }
+    assert_eq!(w.get_key(), "");
+    drop(app);
+    let app = common::start_new_player(dir.path(), Language::English, (360, 780));
+    let ui = app.window();
+    ui.global::<HomeAdapter>().invoke_settings();
+    // Tips off and on again: every walkthrough shows once more. (The switch is at the foot
+    // of the page: scrolled into view first.)
+    common::scroll(&app, -600.0);
+    common::press(&app, "First-game tips");
+    assert!(!ui.global::<SettingsAdapter>().get_tips());
+    common::press(&app, "First-game tips");
+    assert!(ui.global::<SettingsAdapter>().get_tips());
+    ui.global::<Nav>().invoke_back();
+    new_game(&app, false);
+    let gs = ui.global::<GameSession>();
+    if gs.get_phase() == GamePhase::Handover {
+        gs.invoke_handover_done();
+    }
+    assert_eq!(ui.global::<Walkthrough>().get_key(), "sea-land-air-deploy");
+}

@@ -22,7 +22,8 @@ use qiguan_core::junqi::{
 };
 use qiguan_core::{Match, Seat};
 use qiguan_ui::{
-    AppWindow, DeployIssue, JunqiAdapter, JunqiCell, JunqiMode, JunqiRules, Routes, Screen,
+    AppWindow, DeployIssue, GamePhase, JunqiAdapter, JunqiCell, JunqiMode, JunqiRules, Routes,
+    Screen,
 };
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
@@ -77,6 +78,11 @@ impl GameScreen for Junqi {
             Visibility::Open => s.deploying(),
             Visibility::Flip => false,
         }
+    }
+
+    /// Deployment's controls, the first time a player deploys.
+    fn walkthrough(s: &Session<Junqi>) -> Option<&'static str> {
+        (s.phase() == GamePhase::Deploy).then_some("junqi-deploy")
     }
 }
 

@@ -18,6 +18,7 @@ pub mod secret;
 pub mod session;
 pub mod settings;
 pub mod stats;
+pub mod tips;
 pub mod xiangqi;
 
 use crate::ctx::Ctx;
@@ -56,6 +57,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
     about::connect(ctx);
     stats::connect(ctx);
     rules::connect(ctx);
+    tips::connect(ctx);
     failure::connect(ctx);
 }
 

@@ -24,7 +24,7 @@ use qiguan_core::sealandair::{
 };
 use qiguan_core::{Match, Seat};
 use qiguan_ui::{
-    AppWindow, Battle, DeployIssue, Routes, Screen, SeaLandAirAdapter, SeaLandAirCell,
+    AppWindow, Battle, DeployIssue, GamePhase, Routes, Screen, SeaLandAirAdapter, SeaLandAirCell,
     SeaLandAirRules,
 };
 use slint::{ComponentHandle, ModelRc};
@@ -47,6 +47,15 @@ impl GameScreen for SeaLandAir {
     /// Open mode has nothing left to hide once both have deployed.
     fn has_secrets(s: &Session<SeaLandAir>) -> bool {
         !s.options().open || s.deploying()
+    }
+
+    /// The deployment's tips, then on the player's first turn the board's.
+    fn walkthrough(s: &Session<SeaLandAir>) -> Option<&'static str> {
+        match s.phase() {
+            GamePhase::Deploy => Some("sea-land-air-deploy"),
+            GamePhase::Play if s.viewer_to_act() => Some("sea-land-air-play"),
+            _ => None,
+        }
     }
 }
 

@@ -57,6 +57,10 @@ pub(crate) trait GameScreen: Rules<View: DeserializeOwned> + Sized + 'static {
     /// A tap on the board's cell `index` while the viewer may act: the move it completes, if
     /// any (else it changes the selection or the draft).
     fn tap(ctx: &Rc<Ctx>, session: &mut Session<Self>, index: i32) -> Option<Self::Move>;
+    /// The first-game walkthrough the screen offers now, if any (see [`super::tips`]).
+    fn walkthrough(_session: &Session<Self>) -> Option<&'static str> {
+        None
+    }
     /// Whether one seat may see something the other may not right now (a hand-over screen
     /// goes up between two people at one device).
     fn has_secrets(_session: &Session<Self>) -> bool {
@@ -871,6 +875,7 @@ pub(crate) fn refresh<G: GameScreen>(ctx: &Rc<Ctx>) {
     let guard = slot::<G>(ctx).borrow();
     let Some(s) = guard.as_ref() else { return };
     push(&ctx.ui().global::<GameSession>(), session_ui(s));
+    super::tips::offer(ctx, G::walkthrough(s));
     G::refresh_board(ctx, s, &s.view());
 }
 

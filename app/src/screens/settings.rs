@@ -35,6 +35,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     adapter.set_confirm_moves(s.confirm_moves);
     adapter.set_auto_move(s.auto_move);
     adapter.set_sound(s.sound);
+    adapter.set_tips(s.tips);
     adapter.set_server(ctx.server.borrow().clone().into());
 }
 
@@ -60,6 +61,7 @@ fn changed(ctx: &Rc<Ctx>) {
         confirm_moves: adapter.get_confirm_moves(),
         auto_move: adapter.get_auto_move(),
         sound: adapter.get_sound(),
+        tips: adapter.get_tips(),
     };
     let server = adapter.get_server().trim().trim_end_matches('/').to_owned();
     if !server.is_empty() && *ctx.server.borrow() != server {
@@ -69,6 +71,9 @@ fn changed(ctx: &Rc<Ctx>) {
     let old = ctx.settings.replace(s);
     if old.language != s.language {
         apply_language(&s);
+    }
+    if s.tips && !old.tips {
+        super::tips::show_again(ctx);
     }
     // A preference that cannot be stored still applies for this run.
     let _ = ctx.with_store(|store| s.save(store));

@@ -49,8 +49,26 @@ pub fn start(dir: &Path, language: Language, size: (u32, u32)) -> App {
     start_with(dir, language, size, false)
 }
 
+/// Starts the app as a new player finds it: with the first-game tips, which [`start`] turns
+/// off for the tests that are not about them.
+pub fn start_new_player(dir: &Path, language: Language, size: (u32, u32)) -> App {
+    start_app(dir, language, size, false)
+}
+
 /// Starts the app; `resume` brings back the game on screen when it last stopped (Android).
 pub fn start_with(dir: &Path, language: Language, size: (u32, u32), resume: bool) -> App {
+    // Only into a new history: a test's damaged or newer database stays as the test made it
+    // (and a restarted app keeps what its first start stored).
+    let db = dir.join(qiguan_app::store::DB_FILE);
+    if !db.exists() {
+        std::fs::create_dir_all(dir).expect("the data directory");
+        let mut store = qiguan_app::store::Store::open(&db).expect("a new store");
+        store.set_setting("tips", "false").expect("stored");
+    }
+    start_app(dir, language, size, resume)
+}
+
+fn start_app(dir: &Path, language: Language, size: (u32, u32), resume: bool) -> App {
     platform();
     let app = qiguan_app::init(AppOptions {
         data_dir: dir.to_owned(),
@@ -223,9 +241,20 @@ pub fn junqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     ng.set_red_name("Ann".into());
     ng.set_black_name("Bo".into());
     visit(app, "junqi-new-game");
+    // A new player's first deployment: its walkthrough (tips are on for this game only).
+    let settings = ui.global::<SettingsAdapter>();
+    settings.set_tips(true);
+    settings.invoke_changed();
     ng.invoke_start();
     visit(app, "junqi-handover");
     gs.invoke_handover_done();
+    let tips = ui.global::<qiguan_app::ui::Walkthrough>();
+    assert_eq!(tips.get_key(), "junqi-deploy");
+    tips.set_step(1);
+    visit(app, "junqi-tips");
+    tips.invoke_finished(tips.get_key());
+    settings.set_tips(false);
+    settings.invoke_changed();
     jq_tap(app, &["c1"]);
     visit(app, "junqi-deploy");
     jq_tap(app, &["c1"]);
@@ -403,7 +432,17 @@ pub fn sealandair_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     deployment(app).invoke_ready();
     gs.invoke_handover_done();
     deployment(app).invoke_ready();
+    // A new player's first turn: the board's walkthrough, at its first tip.
+    let settings = ui.global::<SettingsAdapter>();
+    settings.set_tips(true);
+    settings.invoke_changed();
     gs.invoke_handover_done();
+    let tips = ui.global::<qiguan_app::ui::Walkthrough>();
+    assert_eq!(tips.get_key(), "sea-land-air-play");
+    visit(app, "sealandair-tips");
+    tips.invoke_finished(tips.get_key());
+    settings.set_tips(false);
+    settings.invoke_changed();
     // Red's fighter picked up: where it may fly and strike.
     let fighter = (0..99)
         .map(|i| qiguan_core::sealandair::Point::from_index(i).expect("a point"))
