@@ -633,3 +633,37 @@ fn each_game_shows_its_rules_from_new_game_and_from_its_screen_in_both_languages
     press(&app, "返回");
     assert_eq!(screen(&app), Screen::NewGame);
 }
+
+#[test]
+fn a_check_is_called_over_the_board_for_a_moment() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    let ui = app.window();
+    ui.global::<qiguan_app::ui::HomeAdapter>()
+        .invoke_new_game("xiangqi".into());
+    ui.global::<qiguan_app::ui::NewGameAdapter>().invoke_start();
+    let a = ui.global::<XiangqiAdapter>();
+    let shown = |app: &App| {
+        all(app, "Check!")
+            .into_iter()
+            .filter(|e| e.is_valid() && e.computed_opacity() > 0.0)
+            .count()
+    };
+    common::play(&app, &["a1a2", "c10e8"]);
+    assert_eq!((a.get_check_count(), shown(&app)), (0, 0));
+    // The cannon takes the horse on b10 with the advisor on d10 as its screen: check. The
+    // seat's badge says so, and the call stands over the board.
+    common::play(&app, &["b3b10"]);
+    assert!(a.get_in_check());
+    assert_eq!(a.get_check_count(), 1);
+    mock_elapsed_time(Duration::from_millis(300));
+    assert_eq!(shown(&app), 2, "the badge and the call");
+    // A moment later the call has gone; the badge stays while the check does.
+    mock_elapsed_time(Duration::from_millis(1200));
+    mock_elapsed_time(Duration::from_millis(300));
+    assert_eq!(shown(&app), 1);
+    // Black answers: no check, no new call.
+    common::play(&app, &["d10e9"]);
+    assert!(!a.get_in_check());
+    assert_eq!(a.get_check_count(), 1);
+}

@@ -763,6 +763,17 @@ fn xiangqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     motion.set_frozen(-1.0);
     ui.global::<Nav>().invoke_back();
 
+    // Check, called over the board.
+    ui.global::<HomeAdapter>().invoke_new_game("xiangqi".into());
+    ng.invoke_start();
+    play(app, &["a1a2", "c10e8", "b3b10"]);
+    // The call starts on the next tick, then fades in.
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(20));
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(300));
+    visit(app, "play-check");
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(1500));
+    ui.global::<Nav>().invoke_back();
+
     let h = ui.global::<HistoryAdapter>();
     ui.global::<HomeAdapter>().invoke_history();
     h.set_import_text("1. C2=5 H8+7 2. C5+9".into());

@@ -255,7 +255,7 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Xiangqi>) {
     let moves: Vec<Move> = game.moves().collect();
     let marks = marks(s, moves.last().copied());
     let ui = ctx.ui();
-    slide(&ui.global::<Motion>(), s, &moves);
+    let new_move = slide(&ui.global::<Motion>(), s, &moves);
     sync(&s.board.cells, view::cells(pos, &marks));
     sync(
         &s.board.moves,
@@ -272,7 +272,11 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Xiangqi>) {
     a.set_moves(ModelRc::from(s.board.moves.clone()));
     a.set_last_ply(moves.len() as i32 - 1);
     a.set_flipped(base_flip != s.board.manual_flip);
-    a.set_in_check(marks.check.is_some() && s.outcome().is_none());
+    let in_check = marks.check.is_some() && s.outcome().is_none();
+    a.set_in_check(in_check);
+    if new_move && in_check {
+        a.set_check_count(a.get_check_count() + 1);
+    }
     a.set_game_id(s.id.0 as i32);
     a.set_pending_move(
         s.board
@@ -285,13 +289,15 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Xiangqi>) {
 
 /// Starts the last move's slide when it is one move newer than what the board showed (the
 /// piece it took, read from the board before it is redrawn, fades); anything else (a reload,
-/// an undo, another game, a dragged move) shows at once.
-fn slide(motion: &Motion<'_>, s: &Session<Xiangqi>, moves: &[Move]) {
+/// an undo, another game, a dragged move) shows at once. Returns whether the last move is
+/// new (slid or dragged).
+fn slide(motion: &Motion<'_>, s: &Session<Xiangqi>, moves: &[Move]) -> bool {
     let shown = (s.id, moves.len());
     let before = s.board.drawn.replace(Some(shown));
     let dropped = s.board.dropped.replace(false);
+    let new_move = matches!(before, Some((id, n)) if id == s.id && n + 1 == moves.len());
     match (before, moves.last()) {
-        (Some((id, n)), Some(last)) if id == s.id && n + 1 == moves.len() && !dropped => {
+        (Some(_), Some(last)) if new_move && !dropped => {
             let taken = s.board.cells.row_data(last.to.index()).unwrap_or_default();
             motion.set_from(last.from.index() as i32);
             motion.set_to(last.to.index() as i32);
@@ -302,6 +308,7 @@ fn slide(motion: &Motion<'_>, s: &Session<Xiangqi>, moves: &[Move]) {
         _ if before != Some(shown) => motion.invoke_stop(),
         _ => {}
     }
+    new_move
 }
 
 /// The board's marks: the selected piece and where it may go (or the move waiting to be
