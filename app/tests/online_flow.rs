@@ -171,6 +171,7 @@ fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {
             .unwrap()
     );
     assert_eq!(opponent.game(theirs).unwrap().version(), 1);
+    let heard = app.sounds_played().len();
     opponent.play(theirs, "h10g8").unwrap();
     rt.block_on(opponent.flush()).unwrap();
     let took = until(&app, Duration::from_secs(5), || {
@@ -181,6 +182,11 @@ fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {
         "the opponent's move took {took:?}"
     );
     assert!(one(&app, "Red · to move").is_valid());
+    // The move that arrived sounded, once.
+    assert_eq!(
+        app.sounds_played()[heard..],
+        [qiguan_app::sound::Sound::Move]
+    );
 }
 
 #[test]

@@ -540,6 +540,11 @@ pub(crate) fn reload_if_open<G: GameScreen>(ctx: &Rc<Ctx>, ids: &[GameId]) {
     match load::<G>(ctx, id) {
         Ok(mut session) => {
             let was_over = old.outcome().is_some();
+            // What arrived (the opponent's move, a battle's result, the end) sounds as it
+            // would at the table; a reload that brought nothing new is silent.
+            let sound = (session.version() > old.version())
+                .then(|| sound_of_change(&session, &old.view(), was_over, None))
+                .flatten();
             session.before_reply = old.before_reply;
             session.draft = old.draft;
             session.selected = old.selected;
@@ -551,6 +556,9 @@ pub(crate) fn reload_if_open<G: GameScreen>(ctx: &Rc<Ctx>, ids: &[GameId]) {
                 ctx.ui().global::<GameSession>().set_show_end_dialog(true);
             }
             refresh::<G>(ctx);
+            if let Some(sound) = sound {
+                ctx.play_sound(sound);
+            }
         }
         Err(e) => {
             *slot::<G>(ctx).borrow_mut() = Some(old);
