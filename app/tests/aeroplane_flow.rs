@@ -299,3 +299,55 @@ fn the_only_possible_move_is_played_for_the_player() {
     }
     assert!(seen_auto, "no roll left a single move");
 }
+
+/// A move's planes fly along the track square by square to where they are already stored;
+/// the flight never holds up the next roll.
+#[test]
+fn planes_fly_square_by_square_and_land_where_they_are_stored() {
+    use qiguan_app::ui::AeroMotion;
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    let ui = app.window();
+    ui.global::<HomeAdapter>()
+        .invoke_new_game("aeroplane".into());
+    ui.global::<NewGameAdapter>().invoke_start();
+    let motion = ui.global::<AeroMotion>();
+    let a = ui.global::<AeroplaneAdapter>();
+    // Roll and move until a plane walks more than one square (a launch is one hop).
+    aeroplane_drive(&app, 400, |app| {
+        let m = app.window().global::<AeroMotion>();
+        m.get_active() && m.get_path().row_count() > 2
+    });
+    assert!(motion.get_active());
+    let path: Vec<_> = motion.get_path().iter().collect();
+    let seat = motion.get_seat();
+    // It ends where the moved plane is drawn once it lands.
+    let landed: Vec<_> = a
+        .get_planes()
+        .iter()
+        .filter(|p| p.last && p.seat == seat)
+        .collect();
+    assert!(!landed.is_empty());
+    let end = path.last().unwrap();
+    assert!(
+        // (A plane sharing its square with another seat's is drawn 0.3 beside it.)
+        landed
+            .iter()
+            .any(|p| (p.x - end.x).abs() <= 0.31 && (p.y - end.y).abs() <= 0.31),
+        "{path:?} ends at a moved plane: {landed:?}"
+    );
+    // Neighbouring points are one square apart, but for the jumps and flights (4 squares on
+    // the track, 12 for the flight): a walk passes every square.
+    let hops: Vec<f32> = path
+        .windows(2)
+        .map(|w| (w[1].x - w[0].x).abs().max((w[1].y - w[0].y).abs()))
+        .collect();
+    assert!(hops.iter().any(|&h| h <= 1.01), "{hops:?}");
+    // Meanwhile the game goes on: the next action is ready at once.
+    assert!(a.get_can_roll() || a.get_choices().row_count() > 0 || a.get_thinking());
+    // The flight ends after its squares' time (the clock ends it at its next tick).
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(2100));
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(20));
+    assert!(!motion.get_active());
+    assert_eq!(motion.get_progress(), 1.0);
+}

@@ -14,6 +14,7 @@ use super::registry::{GameEntry, OnlineChoice};
 use super::session::{self, GameScreen, Session};
 use super::{handler, handler0, handler2};
 use crate::ctx::Ctx;
+use crate::store::GameId;
 use qiguan_core::aeroplane::board::{
     CROSSING, Colour, GOAL, HOME_TURN, PLANES, SHORTCUT, SHORTCUT_END, Spot,
 };
@@ -24,8 +25,8 @@ use qiguan_core::aeroplane::{
 use qiguan_core::{Action, Actor, GameResult, Match, MatchEvent, Record, Rules, Seat, ToAct, Told};
 use qiguan_core::{Computer, Strength};
 use qiguan_ui::{
-    AeroCell, AeroChoice, AeroEvent, AeroPlane, AeroSeat, AeroplaneAdapter, AeroplaneRules,
-    AppWindow, GameOutcome, Screen,
+    AeroCell, AeroChoice, AeroEvent, AeroMotion, AeroPlane, AeroPoint, AeroSeat, AeroplaneAdapter,
+    AeroplaneRules, AppWindow, GameOutcome, Screen,
 };
 use slint::{ComponentHandle, Model, ModelRc, VecModel};
 use std::cell::{Cell, RefCell};
@@ -46,6 +47,9 @@ pub(crate) struct AeroplaneModels {
     /// The rolls drawn so far: the die tumbles when a new one comes (none before the first
     /// drawing of the game).
     rolls_drawn: Cell<Option<usize>>,
+    /// The game and the moves drawn so far: a new move flies along its path (none before the
+    /// first drawing of the game).
+    moves_drawn: Cell<Option<(GameId, usize)>>,
     /// What the last action did, and the game's version it was worked out at.
     happened: RefCell<Option<(usize, Happened)>>,
 }
@@ -423,6 +427,97 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Aeroplane>) {
     if s.review.is_none() {
         tumble(&a, s, live);
     }
+    fly(&ui.global::<AeroMotion>(), s, live, &ring);
+}
+
+/// Sets the last move's planes flying along their path, square by square, when it is a move
+/// newer than what the board showed (made here, by a computer seat, or by the server); a game
+/// opening, a reload or a review shows the planes where they are.
+fn fly(
+    motion: &AeroMotion<'_>,
+    s: &Session<Aeroplane>,
+    game: &Match<Aeroplane>,
+    ring: &[(f32, f32)],
+) {
+    let moves = game
+        .actions()
+        .iter()
+        .filter(|e| e.by != Actor::Authority && is_move_text(&e.action))
+        .count();
+    let before = s.board.moves_drawn.replace(Some((s.id, moves)));
+    let state = game.game();
+    let new_move = matches!(before, Some((id, n)) if id == s.id && n + 1 == moves)
+        && s.review.is_none()
+        && game
+            .actions()
+            .last()
+            .is_some_and(|e| is_move_text(&e.action));
+    match (state.last_move(), state.last_roll()) {
+        (Some(plan), Some((_, roll))) if new_move => {
+            let colour = state.table().colours[plan.seat.index()];
+            let path = flight_path(ring, colour, plan, roll);
+            let points: Vec<AeroPoint> = path.iter().map(|&(x, y)| AeroPoint { x, y }).collect();
+            motion.set_seat(plan.seat.index() as i32);
+            motion.set_path(ModelRc::new(VecModel::from(points)));
+            motion.invoke_start(path.len() as i32 - 1);
+        }
+        _ if before != Some((s.id, moves)) => motion.invoke_stop(),
+        _ => {}
+    }
+}
+
+/// A move's text in the record: `p1`–`p4`, or `s1`–`s4` for a stack.
+fn is_move_text(action: &str) -> bool {
+    let b = action.as_bytes();
+    b.len() == 2 && matches!(b[0], b'p' | b's') && b[1].is_ascii_digit()
+}
+
+/// The cells a move's planes pass through, square by square, from where they stood to where
+/// they rest: the walk (forward, and back after a bounce at the goal or a blocked landing),
+/// then each jump or flight as one hop. `roll` is the die the move used.
+fn flight_path(ring: &[(f32, f32)], colour: Colour, plan: &Plan, roll: u8) -> Vec<(f32, f32)> {
+    let first = plan.planes.first().map_or(0, |&p| usize::from(p));
+    let cell = |spot: Spot| match spot {
+        // The goal is the middle of the board (a finished plane then rests in its hangar).
+        Spot::Step(GOAL) => (7.0, 7.0),
+        _ => spot_cell(ring, colour, spot, first),
+    };
+    let mut path = vec![cell(plan.from)];
+    let step_of = |spot: Spot| match spot {
+        Spot::Step(k) => Some(k),
+        Spot::Hangar => None,
+    };
+    let walked = |path: &mut Vec<(f32, f32)>, steps: &mut dyn Iterator<Item = u8>| {
+        path.extend(steps.map(|k| cell(Spot::Step(k))));
+    };
+    let (from, end) = (
+        step_of(plan.from),
+        plan.stops.first().copied().and_then(step_of),
+    );
+    match (plan.kind, from, end) {
+        (MoveKind::Launch, _, _) | (_, None, _) | (_, _, None) => {}
+        (MoveKind::Walk, Some(a), Some(b)) => walked(&mut path, &mut (a + 1..=b)),
+        (MoveKind::Bounced, Some(a), Some(b)) => {
+            walked(&mut path, &mut (a + 1..=GOAL));
+            walked(&mut path, &mut (b..GOAL).rev());
+        }
+        (MoveKind::Blocked, Some(a), Some(b)) => {
+            // Forward k steps, then back the rest of the count: b = a + k - (roll - k).
+            let k = ((i32::from(b) - i32::from(a) + i32::from(roll)) / 2).max(0) as u8;
+            walked(&mut path, &mut (a + 1..=a + k));
+            walked(&mut path, &mut (b..a + k).rev());
+        }
+    }
+    // Jumps and flights: one hop each (the walk's end is already there).
+    let hops = if plan.kind == MoveKind::Walk { 1 } else { 0 };
+    path.extend(plan.stops.iter().skip(hops).map(|&s| cell(s)));
+    // Where the planes rest (a finished plane in its hangar slot).
+    let rest = spot_cell(ring, colour, plan.to(), first);
+    if path.last() != Some(&rest) {
+        path.push(rest);
+    }
+    path.dedup();
+    path
 }
 
 /// What the game's last action did (worked out once per version).
@@ -676,7 +771,10 @@ fn choice_models(choosing: &[(AeroplaneMove, Plan)]) -> Vec<AeroChoice> {
 
 #[cfg(test)]
 mod tests {
-    use super::{AeroEvent, AeroPlane, MoveKind, Plan, Seat, Spot, move_event, nearest_movable};
+    use super::{
+        AeroEvent, AeroPlane, Colour, GOAL, MoveKind, Plan, Seat, Spot, flight_path, move_event,
+        nearest_movable, ring, spot_cell,
+    };
     use qiguan_core::aeroplane::PlaneRef;
 
     fn walk(stops: &[u8]) -> Plan {
@@ -688,6 +786,58 @@ mod tests {
             captured: Vec::new(),
             kind: MoveKind::Walk,
         }
+    }
+
+    #[test]
+    fn a_move_flies_square_by_square_and_hops_its_jumps_and_flights() {
+        let ring = ring();
+        let red = Colour::Red;
+        let cells = |steps: &[u8]| -> Vec<(f32, f32)> {
+            steps
+                .iter()
+                .map(|&k| spot_cell(&ring, red, Spot::Step(k), 0))
+                .collect()
+        };
+        let plan = |from: Spot, stops: &[u8], kind: MoveKind| Plan {
+            seat: Seat::FIRST,
+            planes: vec![0],
+            from,
+            stops: stops.iter().map(|&s| Spot::Step(s)).collect(),
+            captured: Vec::new(),
+            kind,
+        };
+        // A walk of 3: every square on the way.
+        let walk = plan(Spot::Step(3), &[6], MoveKind::Walk);
+        assert_eq!(flight_path(&ring, red, &walk, 3), cells(&[3, 4, 5, 6]));
+        // A walk of 4 from 14 lands on 18, the shortcut: it flies to 30, then jumps to 34.
+        let flight = plan(Spot::Step(14), &[18, 30, 34], MoveKind::Walk);
+        assert_eq!(
+            flight_path(&ring, red, &flight, 4),
+            cells(&[14, 15, 16, 17, 18, 30, 34])
+        );
+        // Launch: from the hangar to the take-off point.
+        let launch = plan(Spot::Hangar, &[0], MoveKind::Launch);
+        assert_eq!(
+            flight_path(&ring, red, &launch, 6),
+            vec![spot_cell(&ring, red, Spot::Hangar, 0), cells(&[0])[0]]
+        );
+        // From 53 a 5 goes to the goal (the board's middle) and bounces back to 54.
+        let bounce = plan(Spot::Step(53), &[54], MoveKind::Bounced);
+        let mut expected = cells(&[53, 54, 55]);
+        expected.push((7.0, 7.0));
+        expected.extend(cells(&[55, 54]));
+        assert_eq!(flight_path(&ring, red, &bounce, 5), expected);
+        // Blocked on 10 with a 4 from 6: forward to 9, back one to 8.
+        let blocked = plan(Spot::Step(6), &[8], MoveKind::Blocked);
+        assert_eq!(
+            flight_path(&ring, red, &blocked, 4),
+            cells(&[6, 7, 8, 9, 8])
+        );
+        // Home exactly: the goal, then the hangar slot where a finished plane rests.
+        let home = plan(Spot::Step(54), &[GOAL], MoveKind::Walk);
+        let path = flight_path(&ring, red, &home, 2);
+        assert_eq!(path[..3], [cells(&[54])[0], cells(&[55])[0], (7.0, 7.0)]);
+        assert_eq!(path[3], spot_cell(&ring, red, Spot::Step(GOAL), 0));
     }
 
     #[test]

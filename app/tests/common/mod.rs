@@ -175,8 +175,14 @@ pub fn snapshot(app: &App, path: &Path) {
     if moment < 0.0 {
         motion.set_frozen(1.0);
     }
+    let flight = app.window().global::<qiguan_app::ui::AeroMotion>();
+    let flight_moment = flight.get_frozen();
+    if flight_moment < 0.0 {
+        flight.set_frozen(1.0);
+    }
     let buffer = app.window().window().take_snapshot().expect("a snapshot");
     motion.set_frozen(moment);
+    flight.set_frozen(flight_moment);
     let file = std::fs::File::create(path).expect("the PNG can be created");
     let mut encoder = png::Encoder::new(file, buffer.width(), buffer.height());
     encoder.set_color(png::ColorType::Rgba);
@@ -356,6 +362,15 @@ pub fn aeroplane_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     });
     a.set_rolling(false);
     visit(app, "aeroplane-play");
+    // A plane mid-flight along the track (the moment frozen halfway).
+    aeroplane_drive(app, 4000, |app| {
+        let m = app.window().global::<qiguan_app::ui::AeroMotion>();
+        m.get_active() && m.get_path().row_count() > 4
+    });
+    let flight = ui.global::<qiguan_app::ui::AeroMotion>();
+    flight.set_frozen(0.5);
+    visit(app, "aeroplane-motion");
+    flight.set_frozen(-1.0);
     // The rest of the game, to the finishing order.
     aeroplane_drive(app, 40_000, |_| false);
     visit(app, "aeroplane-end");
