@@ -21,6 +21,9 @@ pub struct AppOptions {
     pub resume: bool,
     /// Play sounds through the audio device (the app); tests and screenshots only note them.
     pub sound_device: bool,
+    /// Tell the desktop when a correspondence move arrives in the background (the app); tests
+    /// only note what would be told.
+    pub notifications: bool,
 }
 
 impl AppOptions {
@@ -60,6 +63,7 @@ impl AppOptions {
             default_language: None,
             resume: false,
             sound_device: true,
+            notifications: true,
         })
     }
 }
@@ -90,6 +94,17 @@ impl App {
     /// Every sound the app has played (or, without the audio device, would have), for tests.
     pub fn sounds_played(&self) -> Vec<crate::sound::Sound> {
         self.ctx.speaker.played()
+    }
+
+    /// Every notification the app has told the desktop (or, without one, would have).
+    pub fn notifications(&self) -> Vec<crate::notify::Notice> {
+        self.ctx.notifier.sent()
+    }
+
+    /// Pretends the window has, or has lost, the player's focus (tests: the testing backend
+    /// has no window system to ask).
+    pub fn set_window_focused(&self, focused: bool) {
+        self.ctx.notifier.set_focus(focused);
     }
 
     /// Returns the window, for tests and screenshots.
@@ -138,6 +153,7 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
         |s| screens::rows::game_row(s, -1),
         crate::sound::Speaker::new(options.sound_device),
     ));
+    ctx.notifier.use_desktop(options.notifications);
     screens::online::start(&ctx);
     screens::settings::apply_language(&settings);
     screens::connect(&ctx);

@@ -29,6 +29,7 @@ pub struct Ctx {
     pub(crate) back_stack: RefCell<Vec<Screen>>,
     /// Where the sounds go.
     pub(crate) speaker: crate::sound::Speaker,
+    pub(crate) notifier: crate::notify::Notifier,
 }
 
 impl std::fmt::Debug for Ctx {
@@ -77,6 +78,7 @@ impl Ctx {
             sync_events: RefCell::default(),
             back_stack: RefCell::default(),
             speaker,
+            notifier: crate::notify::Notifier::default(),
         }
     }
 

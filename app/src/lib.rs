@@ -6,6 +6,7 @@
 mod app;
 mod ctx;
 pub mod history_model;
+pub mod notify;
 pub mod online;
 mod random;
 pub mod rules;

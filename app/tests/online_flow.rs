@@ -172,6 +172,10 @@ fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {
     );
     assert_eq!(opponent.game(theirs).unwrap().version(), 1);
     let heard = app.sounds_played().len();
+    // With the window focused (the join above), the desktop was told nothing; now the player
+    // looks elsewhere.
+    assert_eq!(app.notifications(), []);
+    app.set_window_focused(false);
     opponent.play(theirs, "h10g8").unwrap();
     rt.block_on(opponent.flush()).unwrap();
     let took = until(&app, Duration::from_secs(5), || {
@@ -182,10 +186,17 @@ fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {
         "the opponent's move took {took:?}"
     );
     assert!(one(&app, "Red · to move").is_valid());
-    // The move that arrived sounded, once.
+    // The move that arrived sounded, once, and the desktop was told, once.
     assert_eq!(
         app.sounds_played()[heard..],
         [qiguan_app::sound::Sound::Move]
+    );
+    assert_eq!(
+        app.notifications(),
+        [qiguan_app::notify::Notice {
+            title: "Your move".into(),
+            body: "Bo has moved in your Xiangqi game.".into(),
+        }]
     );
 }
 

@@ -139,6 +139,7 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
             for entry in super::registry::GAMES {
                 (entry.reload_if_open)(ctx, &ids);
             }
+            tell_arrivals(ctx, &ids);
             if ui.global::<qiguan_ui::Nav>().get_screen() == Screen::Home {
                 super::home::refresh(ctx);
             }
@@ -157,5 +158,46 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
             }
             a.set_error(code.into());
         }
+    }
+}
+
+/// Tells the desktop of each changed correspondence game that now waits for this device
+/// (the opponent moved, joined, or the game ended), once per change, while the window is in
+/// the background.
+fn tell_arrivals(ctx: &Rc<Ctx>, ids: &[GameId]) {
+    let ui = ctx.ui();
+    let texts = ui.global::<qiguan_ui::Texts>();
+    for &id in ids {
+        let found = ctx.with_store(|store| {
+            let remote = store.remote(id)?;
+            let summary = store.summaries(&[id])?.into_iter().next();
+            Ok(remote.zip(summary))
+        });
+        let Ok(Some((remote, summary))) = found else {
+            continue;
+        };
+        // Told at most once per count of actions, and only when it is this device's turn.
+        if !ctx.notifier.news(id.0, summary.plies) || !remote.your_turn {
+            continue;
+        }
+        // The opponent's name in a two-seat game; in a bigger one, nobody in particular.
+        let others: Vec<&String> = summary
+            .players
+            .iter()
+            .enumerate()
+            .filter(|(seat, _)| *seat != usize::from(remote.seat))
+            .map(|(_, name)| name)
+            .collect();
+        let name = match others.as_slice() {
+            [one] => one.as_str(),
+            _ => "",
+        };
+        let notice = crate::notify::Notice {
+            title: texts.invoke_move_arrived_title().into(),
+            body: texts
+                .invoke_move_arrived(summary.kind.as_str().into(), name.into())
+                .into(),
+        };
+        ctx.notifier.tell(ui.window(), notice);
     }
 }

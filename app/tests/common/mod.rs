@@ -76,6 +76,8 @@ fn start_app(dir: &Path, language: Language, size: (u32, u32), resume: bool) -> 
         resume,
         // Tests only note the sounds (App::sounds_played).
         sound_device: false,
+        // Tests read what would be told (App::notifications).
+        notifications: false,
     })
     .expect("the app starts");
     app.window()
