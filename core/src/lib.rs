@@ -67,6 +67,7 @@ pub mod game;
 pub mod graph;
 pub mod junqi;
 pub mod matches;
+pub mod phrase;
 pub mod record;
 pub mod sealandair;
 pub mod seat;

@@ -2,7 +2,7 @@
 //! limit and the rate limits.
 
 use crate::error::ApiError;
-use crate::games::{CreateGame, Games, SubmitAction};
+use crate::games::{CreateGame, Games, SubmitAction, SubmitPhrase};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -34,6 +34,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/join", post(join))
         .route("/api/games/{id}", get(read))
         .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/say", post(say))
         .route("/api/games/{id}/wait", get(wait))
         .route("/api/my-games", post(mine))
         .route("/openapi.json", get(openapi))
@@ -123,9 +124,21 @@ async fn act(
     Ok(Json(s.games.act(&gid, seat, req).await?).into_response())
 }
 
+async fn say(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(req): Body<SubmitPhrase>,
+) -> Result<Response, ApiError> {
+    let (gid, seat) = s.games.authorize(bearer(&headers), Some(&id))?;
+    Ok(Json(s.games.say(&gid, seat, req).await?).into_response())
+}
+
 #[derive(Deserialize)]
 struct WaitQuery {
     after: usize,
+    /// Also answer once more phrases than this have been sent.
+    said: Option<usize>,
     /// Seconds, at most 30 (the default).
     timeout: Option<u64>,
 }
@@ -139,7 +152,7 @@ async fn wait(
     let Query(q) = query.map_err(|e| ApiError::bad_request("bad-query", &e.body_text()))?;
     let (gid, seat) = s.games.authorize(bearer(&headers), Some(&id))?;
     let timeout = Duration::from_secs(q.timeout.unwrap_or(30).min(30));
-    Ok(Json(s.games.wait(&gid, seat, q.after, timeout).await?).into_response())
+    Ok(Json(s.games.wait(&gid, seat, q.after, q.said, timeout).await?).into_response())
 }
 
 #[derive(Deserialize)]

@@ -42,7 +42,29 @@ struct GameState {
     days_per_move: i64,
     deadline: Option<i64>,
     client_ids: HashMap<String, usize>,
+    /// The phrases the seats have sent, in order (`seq` is the index plus one).
+    said: Vec<Said>,
+    /// Each sent phrase's `seq` by its seat and the sender's id for it.
+    said_ids: HashMap<(u8, String), usize>,
 }
+
+/// A preset phrase one seat sent the others.
+#[derive(Clone, Debug, Serialize)]
+pub struct Said {
+    /// Its number in the game, from 1.
+    pub seq: usize,
+    /// The seat that sent it.
+    pub seat: u8,
+    /// Its code (one of core's `phrase::PHRASES`).
+    pub phrase: String,
+    /// When the server stored it, Unix ms.
+    pub at: i64,
+}
+
+/// The phrases a view carries: the newest this many.
+pub const SAID_IN_VIEW: usize = 20;
+/// The most phrases one seat may send in one game.
+pub const SAID_PER_SEAT: usize = 100;
 
 struct Slot {
     state: tokio::sync::Mutex<GameState>,
@@ -140,6 +162,15 @@ pub struct SubmitAction {
     pub action: String,
 }
 
+/// A preset phrase submitted by a seat.
+#[derive(Debug, Deserialize)]
+pub struct SubmitPhrase {
+    /// The client's id for this phrase: sending it again returns the first result.
+    pub client_phrase_id: String,
+    /// The phrase's code.
+    pub phrase: String,
+}
+
 /// A game as one seat sees it.
 #[derive(Debug, Serialize)]
 pub struct SeatView {
@@ -174,6 +205,13 @@ pub struct SeatView {
     /// For a submitted action: the version it produced (also when it was a repeat).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub applied_version: Option<usize>,
+    /// The newest phrases the seats have sent (at most [`SAID_IN_VIEW`]), oldest first.
+    pub said: Vec<Said>,
+    /// How many phrases have been sent in this game (the newest one's `seq`).
+    pub said_count: usize,
+    /// For a submitted phrase: its `seq` (also when it was a repeat).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub said_seq: Option<usize>,
 }
 
 impl GameState {
@@ -211,6 +249,9 @@ impl GameState {
             deadline: self.deadline,
             days_per_move: self.days_per_move,
             applied_version: None,
+            said: self.said[self.said.len().saturating_sub(SAID_IN_VIEW)..].to_vec(),
+            said_count: self.said.len(),
+            said_seq: None,
         }
     }
 }
@@ -262,6 +303,18 @@ impl Games {
                     *slot = Some(strength);
                 }
             }
+            let mut said = Vec::new();
+            let mut said_ids = HashMap::new();
+            for (seat, phrase, client_id, at) in g.phrases {
+                let seq = said.len() + 1;
+                said_ids.insert((seat, client_id), seq);
+                said.push(Said {
+                    seq,
+                    seat,
+                    phrase,
+                    at,
+                });
+            }
             let version = game.version();
             let start = game.record();
             let state = GameState {
@@ -275,6 +328,8 @@ impl Games {
                 days_per_move: g.days_per_move,
                 deadline: g.deadline,
                 client_ids,
+                said,
+                said_ids,
             };
             let slot = Slot {
                 state: tokio::sync::Mutex::new(state),
@@ -404,6 +459,8 @@ impl Games {
             days_per_move: req.days_per_move,
             deadline,
             client_ids: HashMap::new(),
+            said: Vec::new(),
+            said_ids: HashMap::new(),
         };
         let slot = Arc::new(Slot {
             state: tokio::sync::Mutex::new(state),
@@ -642,18 +699,89 @@ impl Games {
         Ok(view)
     }
 
-    /// Waits until the game's version passes `after` (or something else changes, such as a
-    /// join), at most `timeout`, then returns the seat's view.
+    /// Stores a seat's preset phrase and forwards it: durable before any seat sees it,
+    /// idempotent per seat and client id. Allowed at any time, the game's end included
+    /// ("再来一局").
+    pub async fn say(
+        &self,
+        game_id: &str,
+        seat: u8,
+        req: SubmitPhrase,
+    ) -> Result<SeatView, ApiError> {
+        if req.client_phrase_id.is_empty() || req.client_phrase_id.len() > 64 {
+            return Err(ApiError::invalid(
+                "bad-client-phrase-id",
+                "client_phrase_id must be 1 to 64 characters",
+            ));
+        }
+        if !qiguan_core::phrase::is_phrase(&req.phrase) {
+            return Err(ApiError::invalid(
+                "unknown-phrase",
+                "send one of the preset phrases",
+            ));
+        }
+        let slot = self.slot(game_id)?;
+        let mut state = slot.state.lock().await;
+        let key = (seat, req.client_phrase_id);
+        if let Some(&seq) = state.said_ids.get(&key) {
+            let mut view = state.seat_view(seat);
+            view.said_seq = Some(seq);
+            return Ok(view);
+        }
+        if state.said.iter().filter(|s| s.seat == seat).count() >= SAID_PER_SEAT {
+            return Err(ApiError::conflict(
+                "too-many-phrases",
+                "this seat has sent as many phrases as a game allows",
+                None,
+            ));
+        }
+        let said = Said {
+            seq: state.said.len() + 1,
+            seat,
+            phrase: req.phrase,
+            at: self.now(),
+        };
+        let write = Write::Phrase {
+            game_id: game_id.into(),
+            seq: said.seq,
+            seat,
+            phrase: said.phrase.clone(),
+            client_phrase_id: key.1.clone(),
+            at: said.at,
+        };
+        self.writer
+            .write(vec![write])
+            .await
+            .map_err(ApiError::storage)?;
+        let seq = said.seq;
+        state.said.push(said);
+        state.said_ids.insert(key, seq);
+        // Wakes the long polls: the other seats hear it at once.
+        slot.version.send_modify(|_| {});
+        let mut view = state.seat_view(seat);
+        view.said_seq = Some(seq);
+        Ok(view)
+    }
+
+    /// Waits until the game's version passes `after`, or (when `said` is given) more than
+    /// `said` phrases have been sent, or something else changes (a join), at most `timeout`;
+    /// then returns the seat's view.
     pub async fn wait(
         &self,
         game_id: &str,
         seat: u8,
         after: usize,
+        said: Option<usize>,
         timeout: Duration,
     ) -> Result<SeatView, ApiError> {
         let slot = self.slot(game_id)?;
         let mut rx = slot.version.subscribe();
-        if *rx.borrow_and_update() <= after {
+        let moved = *rx.borrow_and_update() > after;
+        let spoken = match said {
+            Some(n) => slot.state.lock().await.said.len() > n,
+            None => false,
+        };
+        if !moved && !spoken {
             let _ = tokio::time::timeout(timeout.min(MAX_WAIT), rx.changed()).await;
         }
         self.view(game_id, seat).await

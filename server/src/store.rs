@@ -11,7 +11,7 @@ use std::path::Path;
 use tokio::sync::{mpsc, oneshot};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 
 const SCHEMA: &str = "
 CREATE TABLE games (
@@ -62,6 +62,21 @@ CREATE TABLE bots (
 /// Version 3: each seat's player's name, as the player gave it (shown to the other seats).
 const V3: &str = "ALTER TABLE seats ADD COLUMN name TEXT NOT NULL DEFAULT '';";
 
+/// Version 4: the preset phrases the seats have sent each other, numbered per game from 1.
+/// `client_phrase_id` makes a resend idempotent for the seat that sent it.
+const V4: &str = "
+CREATE TABLE phrases (
+    game_id          TEXT NOT NULL REFERENCES games (id),
+    seq              INTEGER NOT NULL,
+    seat             INTEGER NOT NULL,
+    phrase           TEXT NOT NULL,
+    client_phrase_id TEXT NOT NULL,
+    at               INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seq),
+    UNIQUE (game_id, seat, client_phrase_id)
+) WITHOUT ROWID;
+";
+
 /// One write. A request's writes go to the writer together and commit together.
 #[derive(Clone, Debug)]
 pub enum Write {
@@ -104,6 +119,15 @@ pub enum Write {
         game_id: String,
         seat: u8,
         strength: String,
+    },
+    /// A preset phrase a seat sent, number `seq` in its game.
+    Phrase {
+        game_id: String,
+        seq: usize,
+        seat: u8,
+        phrase: String,
+        client_phrase_id: String,
+        at: i64,
     },
     /// The deadline of the seat to act (none when the game is over or waiting).
     Deadline {
@@ -157,7 +181,7 @@ pub fn open(path: &Path) -> Result<Connection, String> {
         .map_err(|e| e.to_string())?;
     // Each step runs in its own transaction with the version it reaches, so an interrupted
     // upgrade resumes where it stopped.
-    for (from, step) in [(0, SCHEMA), (1, V2), (2, V3)] {
+    for (from, step) in [(0, SCHEMA), (1, V2), (2, V3), (3, V4)] {
         if version <= from {
             conn.execute_batch(&format!(
                 "BEGIN; {step} PRAGMA user_version = {}; COMMIT;",
@@ -286,6 +310,18 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
             "INSERT INTO bots (game_id, seat, strength) VALUES (?1, ?2, ?3)",
             params![game_id, seat, strength],
         ),
+        Write::Phrase {
+            game_id,
+            seq,
+            seat,
+            phrase,
+            client_phrase_id,
+            at,
+        } => conn.execute(
+            "INSERT INTO phrases (game_id, seq, seat, phrase, client_phrase_id, at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![game_id, *seq as i64, seat, phrase, client_phrase_id, at],
+        ),
         Write::Deadline { game_id, deadline } => conn.execute(
             "UPDATE games SET deadline = ?2 WHERE id = ?1",
             params![game_id, deadline],
@@ -309,6 +345,8 @@ pub struct StoredGame {
     /// Seats the server's computer plays, with their strength.
     pub bots: Vec<(u8, String)>,
     pub actions: Vec<(String, String, Option<String>, i64)>,
+    /// The phrases sent, in order: seat, phrase, the sender's id for it, when.
+    pub phrases: Vec<(u8, String, String, i64)>,
 }
 
 /// An invite as stored.
@@ -343,6 +381,7 @@ pub fn load(conn: &Connection) -> rusqlite::Result<(Vec<StoredGame>, Vec<StoredI
                 seats: Vec::new(),
                 bots: Vec::new(),
                 actions: Vec::new(),
+                phrases: Vec::new(),
             })
         })?
         .collect::<Result<_, _>>()?;
@@ -350,6 +389,9 @@ pub fn load(conn: &Connection) -> rusqlite::Result<(Vec<StoredGame>, Vec<StoredI
     let mut bots = conn.prepare("SELECT seat, strength FROM bots WHERE game_id = ?1")?;
     let mut actions = conn.prepare(
         "SELECT actor, action, client_action_id, at FROM actions WHERE game_id = ?1 ORDER BY ply",
+    )?;
+    let mut phrases = conn.prepare(
+        "SELECT seat, phrase, client_phrase_id, at FROM phrases WHERE game_id = ?1 ORDER BY seq",
     )?;
     for g in &mut games {
         g.seats = seats
@@ -361,6 +403,11 @@ pub fn load(conn: &Connection) -> rusqlite::Result<(Vec<StoredGame>, Vec<StoredI
             .query_map([&g.id], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
         g.actions = actions
+            .query_map([&g.id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })?
+            .collect::<Result<_, _>>()?;
+        g.phrases = phrases
             .query_map([&g.id], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
             })?

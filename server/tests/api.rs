@@ -459,6 +459,7 @@ async fn bad_bodies_get_json_errors_and_the_api_is_documented() {
         "/api/join",
         "/api/games/{id}",
         "/api/games/{id}/actions",
+        "/api/games/{id}/say",
         "/api/games/{id}/wait",
         "/api/my-games",
     ] {
@@ -775,4 +776,113 @@ async fn each_seat_sees_the_names_the_players_gave_even_after_a_restart() {
     // Stored: a second server on the same database says the same.
     let reloaded = s.read_after_restart(&path, &red).await;
     assert_eq!(reloaded["names"], json!(["Bo", "张三"]));
+}
+
+#[tokio::test]
+async fn preset_phrases_are_stored_forwarded_and_limited() {
+    let s = Arc::new(server());
+    let (id, red, black) = s.game().await;
+    let say = |token: String, client_id: &str, phrase: &str| {
+        let (s, id) = (s.clone(), id.clone());
+        let body = json!({"client_phrase_id": client_id, "phrase": phrase});
+        async move {
+            s.call(
+                "POST",
+                &format!("/api/games/{id}/say"),
+                Some(&token),
+                Some(body),
+            )
+            .await
+        }
+    };
+    let (status, view) = say(red.clone(), "p1", "good-move").await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["said_seq"], 1);
+    assert_eq!(view["said_count"], 1);
+    assert_eq!(view["said"][0]["seat"], 0);
+    assert_eq!(view["said"][0]["phrase"], "good-move");
+    assert_eq!(view["version"], 0, "a phrase is not an action");
+    // A resend is answered with the first result; the same id from another seat is its own.
+    let (_, again) = say(red.clone(), "p1", "good-move").await;
+    assert_eq!(
+        (again["said_seq"].clone(), again["said_count"].clone()),
+        (json!(1), json!(1))
+    );
+    let (_, theirs) = say(black.clone(), "p1", "thanks").await;
+    assert_eq!(theirs["said_seq"], 2);
+    assert_eq!(theirs["said"][1]["seat"], 1);
+
+    // No free text, no empty id, no stranger.
+    let (status, err) = say(red.clone(), "p2", "you play badly").await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "unknown-phrase")
+    );
+    let (status, err) = say(red.clone(), "", "hello").await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::UNPROCESSABLE_ENTITY, "bad-client-phrase-id")
+    );
+    let (status, err) = s
+        .call(
+            "POST",
+            &format!("/api/games/{id}/say"),
+            None,
+            Some(json!({"client_phrase_id": "x", "phrase": "hello"})),
+        )
+        .await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::UNAUTHORIZED, "missing-token")
+    );
+
+    // A long poll that knows two phrases answers once a third is sent, with no new action.
+    let waiter = {
+        let (s, id, black) = (s.clone(), id.clone(), black.clone());
+        tokio::spawn(async move {
+            s.call(
+                "GET",
+                &format!("/api/games/{id}/wait?after=0&said=2&timeout=20"),
+                Some(&black),
+                None,
+            )
+            .await
+        })
+    };
+    say(red.clone(), "p3", "hurry").await;
+    let (status, heard) = waiter.await.unwrap();
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(heard["said_count"], 3);
+    assert_eq!(heard["said"][2]["phrase"], "hurry");
+    assert_eq!(heard["version"], 0);
+
+    // After the game: "another game?" still goes through, and every phrase survives a restart.
+    s.act(&id, &red, 0, "resign").await;
+    let (status, view) = say(black.clone(), "p4", "rematch").await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let kept = s
+        .read_after_restart(&format!("/api/games/{id}"), &red)
+        .await;
+    let phrases: Vec<&str> = kept["said"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["phrase"].as_str().unwrap())
+        .collect();
+    assert_eq!(phrases, ["good-move", "thanks", "hurry", "rematch"]);
+
+    // A seat may send 100 phrases in a game; a view carries the newest 20.
+    for n in 3..=100 {
+        let (status, _) = say(red.clone(), &format!("r{n}"), "hello").await;
+        assert_eq!(status, StatusCode::OK, "phrase {n}");
+    }
+    let (status, err) = say(red.clone(), "r101", "hello").await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::CONFLICT, "too-many-phrases")
+    );
+    let (_, view) = say(black.clone(), "p5", "bye").await;
+    assert_eq!(view["said_count"], 103);
+    assert_eq!(view["said"].as_array().unwrap().len(), 20);
+    assert_eq!(view["said"][19]["seq"], 103);
 }
