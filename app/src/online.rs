@@ -2,7 +2,7 @@
 //! thread sends it commands; it answers with events on a channel and wakes the UI thread
 //! (through Slint's event loop in the app, explicitly in tests).
 
-use crate::store::GameId;
+use crate::store::{GameId, Phrase};
 use crate::sync::{Correspondence, SyncError};
 use qiguan_core::GameKind;
 use std::path::PathBuf;
@@ -66,6 +66,8 @@ pub enum Event {
     Changed(Vec<GameId>),
     /// Whether the last attempt reached the server, and how many actions still wait.
     Status { online: bool, pending: usize },
+    /// Phrases the other seats sent, newly heard (the games' screens already show them).
+    Heard(Vec<(GameId, Phrase)>),
     /// Something failed; `what` is `create`, `join` or `sync`, `code` says why in a word the
     /// screen translates (see [`SyncError::code`]).
     Failed { what: &'static str, code: String },
@@ -156,7 +158,7 @@ async fn run(
                 last_tick = now;
                 if away {
                     Command::Resumed
-                } else if engine.outbox().map(|o| o.is_empty()).unwrap_or(true) {
+                } else if !engine.has_queued() {
                     continue;
                 } else {
                     Command::Flush
@@ -164,6 +166,10 @@ async fn run(
             }
         };
         handle(&mut engine, &mut follow, command, &emit).await;
+        let heard = engine.take_heard();
+        if !heard.is_empty() {
+            emit(Event::Heard(heard));
+        }
     }
 }
 
@@ -329,6 +335,7 @@ fn watch(
 ) -> Option<tokio::task::JoinHandle<()>> {
     let remote = engine.store().remote(id).ok()??;
     let mut after = engine.known_version(id).ok()?;
+    let mut said = engine.said_count(id).ok()?;
     let client = engine.client().clone();
     let mut awaiting_join = remote.invite_code.is_some();
     Some(tokio::spawn(async move {
@@ -338,15 +345,16 @@ fn watch(
                     &remote.server,
                     &remote.remote_id,
                     &remote.token,
-                    after,
+                    (after, said),
                     Duration::from_secs(25),
                 )
                 .await
             {
                 Ok(view) => {
                     let joined = awaiting_join && view.seats_filled.iter().all(|f| *f);
-                    if view.version != after || joined {
+                    if view.version != after || view.said_count != said || joined {
                         after = view.version;
+                        said = view.said_count;
                         awaiting_join &= !joined;
                         if internal.send(Command::Moved(id)).is_err() {
                             return;

@@ -1,4 +1,5 @@
-//! The app's sounds: a move, a capture, check, a battle, the die, a win and a loss.
+//! The app's sounds: a move, a capture, check, a battle, the die, a win, a loss and a phrase
+//! from the opponent.
 //!
 //! Each sound is synthesised here at the output device's own sample rate (short enveloped
 //! tones and filtered noise), so the app ships no sound files and needs no decoder: the
@@ -28,11 +29,13 @@ pub enum Sound {
     Win,
     /// The game ended and the player on this device lost.
     Lose,
+    /// The opponent sent a phrase (a correspondence game).
+    Message,
 }
 
 impl Sound {
     /// Every sound.
-    pub const ALL: [Sound; 7] = [
+    pub const ALL: [Sound; 8] = [
         Sound::Move,
         Sound::Capture,
         Sound::Check,
@@ -40,6 +43,7 @@ impl Sound {
         Sound::Roll,
         Sound::Win,
         Sound::Lose,
+        Sound::Message,
     ];
 }
 
@@ -98,6 +102,7 @@ pub fn synth(sound: Sound, rate: u32) -> Vec<f32> {
         Sound::Roll => 0.5,
         Sound::Win => 0.9,
         Sound::Lose => 0.9,
+        Sound::Message => 0.4,
     };
     let mut out = vec![0.0f32; (seconds * r) as usize];
     let mut noise = Noise(0x9E37_79B9);
@@ -133,6 +138,11 @@ pub fn synth(sound: Sound, rate: u32) -> Vec<f32> {
                     4.0,
                 );
             }
+        }
+        Sound::Message => {
+            // Two soft high notes, a rising "ding-ding".
+            tone(&mut out, r, 0.0, 0.2, 1318.5, 0.3, 16.0);
+            tone(&mut out, r, 0.11, 0.29, 1760.0, 0.3, 12.0);
         }
         Sound::Lose => {
             for (i, f) in [392.0, 349.23, 311.13, 261.63].into_iter().enumerate() {

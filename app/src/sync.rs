@@ -14,7 +14,9 @@
 //! is the next view. When the game ends the server sends the whole record, which replaces the
 //! view, so that the history replays the game with every piece shown.
 
-use crate::store::{GameId, Mode, NewGame, OutboxEntry, RemoteGame, Standing, Store, StoreError};
+use crate::store::{
+    GameId, Mode, NewGame, OutboxEntry, Phrase, RemoteGame, Standing, Store, StoreError,
+};
 use qiguan_core::Strength;
 use qiguan_core::{Actor, AnyMatch, GameKind, Record, RecordEntry, Seat, ToAct};
 use serde::{Deserialize, Serialize};
@@ -111,6 +113,24 @@ pub struct ServerView {
     pub days_per_move: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub applied_version: Option<usize>,
+    /// The newest preset phrases the seats have sent, oldest first.
+    #[serde(default)]
+    pub said: Vec<Said>,
+    /// How many phrases have been sent in the game.
+    #[serde(default)]
+    pub said_count: usize,
+    /// For a phrase this device sent: its number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub said_seq: Option<usize>,
+}
+
+/// A preset phrase as the server forwards it.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct Said {
+    pub seq: usize,
+    pub seat: u8,
+    pub phrase: String,
+    pub at: i64,
 }
 
 impl ServerView {
@@ -314,17 +334,37 @@ impl Client {
         .await
     }
 
-    /// Long-polls until the version passes `after` or `timeout` (at most 30 s) passes.
+    /// Sends a preset phrase.
+    pub async fn say(
+        &self,
+        server: &str,
+        id: &str,
+        token: &str,
+        client_phrase_id: &str,
+        phrase: &str,
+    ) -> Result<ServerView, SyncError> {
+        let body = json!({"client_phrase_id": client_phrase_id, "phrase": phrase});
+        self.send(
+            self.http
+                .post(format!("{server}/api/games/{id}/say"))
+                .bearer_auth(token)
+                .json(&body),
+        )
+        .await
+    }
+
+    /// Long-polls until the version passes `after`, more than `said` phrases have been sent,
+    /// or `timeout` (at most 30 s) passes.
     pub async fn wait(
         &self,
         server: &str,
         id: &str,
         token: &str,
-        after: usize,
+        (after, said): (usize, usize),
         timeout: Duration,
     ) -> Result<ServerView, SyncError> {
         let url = format!(
-            "{server}/api/games/{id}/wait?after={after}&timeout={}",
+            "{server}/api/games/{id}/wait?after={after}&said={said}&timeout={}",
             timeout.as_secs().clamp(1, 30)
         );
         self.send(self.http.get(url).bearer_auth(token)).await
@@ -341,6 +381,8 @@ pub struct Flushed {
     /// Games whose local state the answers changed (a game with secrets always: its next view
     /// comes with the answer).
     pub changed: Vec<GameId>,
+    /// Phrases the server refused (`too-many-phrases`), dropped here.
+    pub unsaid: Vec<(GameId, String)>,
 }
 
 /// The correspondence engine over the local store.
@@ -348,6 +390,8 @@ pub struct Flushed {
 pub struct Correspondence {
     store: Store,
     client: Client,
+    /// Phrases the other seats sent, heard since [`Correspondence::take_heard`] last ran.
+    heard: Vec<(GameId, Phrase)>,
 }
 
 fn now() -> i64 {
@@ -375,6 +419,7 @@ impl Correspondence {
         Ok(Correspondence {
             store: Store::open_dir(data_dir)?,
             client: Client::new(),
+            heard: Vec::new(),
         })
     }
 
@@ -576,6 +621,74 @@ impl Correspondence {
         Ok(self.store.outbox()?)
     }
 
+    /// Whether anything waits to be sent: actions or phrases.
+    pub fn has_queued(&self) -> bool {
+        let actions = self.store.outbox().map(|o| !o.is_empty());
+        let phrases = self.store.queued_phrases().map(|p| !p.is_empty());
+        actions.unwrap_or(false) || phrases.unwrap_or(false)
+    }
+
+    /// Says one of the preset phrases (core's `phrase::PHRASES`) to the other seats: kept and
+    /// shown at once, sent by the next `flush`. Works with no network, at any point of the
+    /// game.
+    pub fn say(&mut self, id: GameId, phrase: &str) -> Result<(), SyncError> {
+        if !qiguan_core::phrase::is_phrase(phrase) {
+            return Err(SyncError::Protocol(format!(
+                "{phrase:?} is not a preset phrase"
+            )));
+        }
+        let remote = self.remote(id)?;
+        self.store
+            .queue_phrase(id, remote.seat, phrase, &new_action_id(), now())?;
+        Ok(())
+    }
+
+    /// The phrases the other seats sent that were heard since the last call, oldest first.
+    pub fn take_heard(&mut self) -> Vec<(GameId, Phrase)> {
+        std::mem::take(&mut self.heard)
+    }
+
+    /// Sends the phrases said here, oldest first; a refused one is dropped.
+    async fn flush_phrases(&mut self, done: &mut Flushed) -> Result<(), SyncError> {
+        for queued in self.store.queued_phrases()? {
+            let Some(remote) = self.store.remote(queued.game_id)? else {
+                self.store.drop_phrase(queued.id)?;
+                continue;
+            };
+            let answer = self
+                .client
+                .say(
+                    &remote.server,
+                    &remote.remote_id,
+                    &remote.token,
+                    &queued.client_id,
+                    &queued.phrase,
+                )
+                .await;
+            match answer {
+                Ok(view) => {
+                    let seq = view
+                        .said_seq
+                        .ok_or_else(|| SyncError::Protocol("no said_seq".into()))?;
+                    self.store.phrase_sent(queued.id, seq)?;
+                    self.mirror(&remote, &view)?;
+                    if !done.changed.contains(&queued.game_id) {
+                        done.changed.push(queued.game_id);
+                    }
+                }
+                Err(SyncError::Refused { code, .. }) => {
+                    self.store.drop_phrase(queued.id)?;
+                    done.unsaid.push((queued.game_id, code));
+                    if !done.changed.contains(&queued.game_id) {
+                        done.changed.push(queued.game_id);
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
     /// The game as the server has it now: the view sent with a refusal, or a fresh one.
     async fn current_view(
         &self,
@@ -649,6 +762,7 @@ impl Correspondence {
                 Err(e) => return Err(e),
             }
         }
+        self.flush_phrases(&mut done).await?;
         Ok(done)
     }
 
@@ -666,7 +780,7 @@ impl Correspondence {
     /// mirrors it; true if anything changed.
     pub async fn wait(&mut self, id: GameId, timeout: Duration) -> Result<bool, SyncError> {
         let remote = self.remote(id)?;
-        let known = self.known_version(id)?;
+        let known = (self.known_version(id)?, self.said_count(id)?);
         let view = self
             .client
             .wait(
@@ -699,6 +813,11 @@ impl Correspondence {
         self.confirmed_len(id)
     }
 
+    /// The number of phrases heard from the server in a game: what a long poll waits past.
+    pub fn said_count(&self, id: GameId) -> Result<usize, SyncError> {
+        Ok(self.store.said_count(id)?)
+    }
+
     /// Actions stored here that the server has acknowledged.
     fn confirmed_len(&self, id: GameId) -> Result<usize, SyncError> {
         let stored = self.store.load(id)?.record.actions.len();
@@ -717,7 +836,29 @@ impl Correspondence {
         let id = remote.game_id;
         // The opponent's name, once it has joined (news even with no new action).
         let named = self.store.name_players(id, &view.names)?;
-        Ok(self.mirror_game(remote, view)? || named)
+        let spoken = self.hear(remote, view)?;
+        Ok(self.mirror_game(remote, view)? || named || spoken)
+    }
+
+    /// Keeps the phrases a view carries; true if any was new. Those the other seats sent are
+    /// news for the screen (see [`Correspondence::take_heard`]).
+    fn hear(&mut self, remote: &RemoteGame, view: &ServerView) -> Result<bool, SyncError> {
+        if view.said.is_empty() {
+            return Ok(false);
+        }
+        let said: Vec<(usize, u8, String, i64)> = view
+            .said
+            .iter()
+            .map(|s| (s.seq, s.seat, s.phrase.clone(), s.at))
+            .collect();
+        let new = self.store.hear_phrases(remote.game_id, &said)?;
+        let any = !new.is_empty();
+        self.heard.extend(
+            new.into_iter()
+                .filter(|p| p.seat != remote.seat)
+                .map(|p| (remote.game_id, p)),
+        );
+        Ok(any)
     }
 
     fn mirror_game(&mut self, remote: &RemoteGame, view: &ServerView) -> Result<bool, SyncError> {
@@ -803,6 +944,9 @@ impl Correspondence {
         }
         let mut kept = view.clone();
         kept.applied_version = None;
+        // Phrases are kept in their own table.
+        kept.said.clear();
+        kept.said_seq = None;
         let json = serde_json::to_string(&kept).map_err(|e| SyncError::Protocol(e.to_string()))?;
         self.store
             .set_seat_view(id, Some(&json), &view.standing(), now())?;

@@ -643,3 +643,99 @@ fn a_wrong_invite_code_is_refused_in_chinese() {
         .invoke_online();
     assert!(one(&app, "没有哪局棋用这个邀请码。").is_valid());
 }
+
+/// Preset phrases: chosen from the game's sheet and kept before they show, then sent; the
+/// opponent's arrive at once, called out over the top bar with a sound, and told by the
+/// desktop while the window is in the background. "Another game?" still goes after the end.
+#[test]
+fn players_exchange_preset_phrases_and_hear_them_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (url, app) = app_with_server(dir.path());
+    press(&app, "Correspondence: play a friend over days");
+    let code = create_game(&app);
+    let mut opponent = Opponent::join(&url, &code);
+    press(&app, "Done");
+    press(&app, "Continue game 1");
+    let gs = app.window().global::<GameSession>();
+    assert!(gs.get_can_say(), "a person sits in the other seat");
+    assert_eq!(gs.get_phrases().row_count(), 0);
+
+    press(&app, "Phrases");
+    assert!(gs.get_choosing_phrase());
+    assert!(one(&app, "Nothing said yet. Only these phrases can be sent.").is_valid());
+    press(&app, "Good move");
+    assert!(!gs.get_choosing_phrase());
+    // Shown at once, then sent.
+    assert_eq!(gs.get_phrases().row_count(), 1);
+    let online = app.window().global::<OnlineAdapter>();
+    until(&app, Duration::from_secs(10), || {
+        gs.get_phrases().row_data(0).is_some_and(|p| p.sent)
+    });
+    assert!(one(&app, "You: Good move").is_valid());
+    let game = opponent.game;
+    opponent.rt.block_on(opponent.device.refresh(game)).unwrap();
+    let heard = opponent.device.take_heard();
+    assert_eq!(heard.len(), 1);
+    assert_eq!(
+        (heard[0].1.seat, heard[0].1.phrase.as_str()),
+        (0, "good-move")
+    );
+
+    // The opponent answers: on screen within a second, with a sound, and nothing for the
+    // desktop while the window has the player's attention.
+    let sounds = app.sounds_played().len();
+    let say = |opponent: &mut Opponent, phrase: &str| {
+        opponent.device.say(game, phrase).unwrap();
+        opponent.rt.block_on(opponent.device.flush()).unwrap();
+    };
+    say(&mut opponent, "thanks");
+    let took = until(&app, Duration::from_secs(5), || gs.get_heard_count() == 1);
+    assert!(took < Duration::from_secs(1), "the phrase took {took:?}");
+    assert_eq!(gs.get_heard().phrase, "thanks");
+    assert!(!all(&app, "Black · Bo: Thanks").is_empty());
+    assert_eq!(
+        app.sounds_played()[sounds..],
+        [qiguan_app::sound::Sound::Message]
+    );
+    assert_eq!(app.notifications(), []);
+    // In the background, the desktop tells it.
+    app.set_window_focused(false);
+    say(&mut opponent, "hurry");
+    until(&app, Duration::from_secs(5), || gs.get_heard_count() == 2);
+    assert_eq!(
+        app.notifications(),
+        [qiguan_app::notify::Notice {
+            title: "Xiangqi".into(),
+            body: "Bo: Please hurry".into(),
+        }]
+    );
+    app.set_window_focused(true);
+
+    // The sheet holds the conversation, oldest first.
+    press(&app, "Phrases");
+    let lines: Vec<String> = gs
+        .get_phrases()
+        .iter()
+        .map(|p| format!("{}:{}", p.seat, p.phrase))
+        .collect();
+    assert_eq!(lines, ["0:good-move", "1:thanks", "1:hurry"]);
+    // In the sheet, and as the newest line under the board.
+    assert!(all(&app, "Black · Bo: Please hurry").len() >= 2);
+    assert!(one(&app, "Black · Bo: Thanks").is_valid());
+    press(&app, "Close");
+
+    // After the end, a rematch may still be asked for.
+    opponent.play("resign");
+    until(&app, Duration::from_secs(5), || {
+        gs.get_phase() == GamePhase::Over
+    });
+    press(&app, "See the board");
+    press(&app, "Phrases");
+    press(&app, "Another game?");
+    until(&app, Duration::from_secs(10), || {
+        online.get_pending() == 0 && gs.get_phrases().iter().all(|p| p.sent)
+    });
+    opponent.rt.block_on(opponent.device.refresh(game)).unwrap();
+    let heard = opponent.device.take_heard();
+    assert_eq!(heard.last().map(|h| h.1.phrase.as_str()), Some("rematch"));
+}

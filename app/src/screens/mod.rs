@@ -10,6 +10,7 @@ pub mod junqi;
 pub mod nav;
 pub mod new_game;
 pub mod online;
+pub mod phrases;
 pub mod registry;
 pub mod rows;
 pub mod rules;
@@ -49,6 +50,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
         (entry.connect)(ctx);
     }
     connect_session(ctx);
+    phrases::connect(ctx);
     home::connect(ctx);
     new_game::connect(ctx);
     online::connect(ctx);

@@ -151,6 +151,7 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
                 (entry.set_sync_status)(ctx, online, pending);
             }
         }
+        Event::Heard(heard) => super::phrases::heard(ctx, heard),
         Event::Failed { what, code } => {
             a.set_busy(false);
             if what == "sync" {

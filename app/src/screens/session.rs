@@ -112,7 +112,7 @@ pub(crate) trait GameScreen: Rules<View: DeserializeOwned> + Sized + 'static {
 fn louder(a: Option<Sound>, b: Option<Sound>) -> Option<Sound> {
     let rank = |s: &Option<Sound>| match s {
         None => 0,
-        Some(Sound::Move) => 1,
+        Some(Sound::Move | Sound::Message) => 1,
         Some(Sound::Roll) => 2,
         Some(Sound::Capture) => 3,
         Some(Sound::Battle) => 4,
@@ -186,6 +186,8 @@ pub(crate) struct Session<G: GameScreen> {
     pub board: G::Board,
     /// Paces the computer's actions and the moves made for a person.
     pub timer: Timer,
+    /// A correspondence game's newest preset phrases, oldest first.
+    pub phrases: Vec<crate::store::Phrase>,
 }
 
 impl<G: GameScreen> Session<G> {
@@ -421,6 +423,8 @@ pub(crate) enum Call {
     Review,
     ReviewStep(i32),
     NewGame,
+    /// A preset phrase to the other seats (core's `phrase::PHRASES`).
+    Say(&'static str),
 }
 
 /// The deployment controls' calls (the `Deployment` global).
@@ -464,6 +468,20 @@ fn call<G: GameScreen>(ctx: &Rc<Ctx>, call: Call) {
                 s.review = Some(next.clamp(0, s.version() as i64) as usize);
             }
         }
+        Call::Say(phrase) => {
+            let said = match slot::<G>(ctx).borrow_mut().as_mut() {
+                Some(s) => match s.remote.clone() {
+                    Some(remote) => {
+                        super::phrases::say(ctx, s.id, &remote, phrase).map(|list| s.phrases = list)
+                    }
+                    None => Ok(()),
+                },
+                None => Ok(()),
+            };
+            if let Err(e) = said {
+                super::show_error(ctx, &e);
+            }
+        }
         Call::NewGame => {
             ctx.ui().global::<GameSession>().set_show_end_dialog(false);
             ctx.reset_to(Screen::Home);
@@ -503,7 +521,9 @@ pub(crate) fn open<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId) {
 
 fn load<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId) -> Result<Session<G>, String> {
     let loaded = hidden::load::<G>(&mut *ctx.games()?, id)?;
-    Ok(Session::new(id, loaded))
+    let mut session = Session::new(id, loaded);
+    session.phrases = super::phrases::load(ctx, id, session.remote.as_ref());
+    Ok(session)
 }
 
 impl<G: GameScreen> Session<G> {
@@ -524,6 +544,7 @@ impl<G: GameScreen> Session<G> {
             refusal: None,
             board: G::Board::default(),
             timer: Timer::default(),
+            phrases: Vec::new(),
         }
     }
 }
@@ -965,6 +986,9 @@ pub(crate) struct SessionUi {
     pub invite: String,
     /// A correspondence game: when the seat to act must have acted (Unix ms), as last heard.
     pub deadline: Option<i64>,
+    /// A correspondence game with another person in it: phrases may be sent.
+    pub can_say: bool,
+    pub phrases: Vec<qiguan_ui::PhraseLine>,
 }
 
 /// What the screen shows of a session: a pure function of it, for tests to call.
@@ -1005,6 +1029,10 @@ pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
             .and_then(|r| r.invite_code.clone())
             .unwrap_or_default(),
         deadline: s.remote.as_ref().and_then(|r| r.deadline),
+        can_say: s.remote.is_some()
+            && s.seats()
+                .any(|seat| seat != s.viewer && s.computer(seat).is_none()),
+        phrases: super::phrases::lines(&s.phrases),
     }
 }
 
@@ -1064,6 +1092,11 @@ fn push(a: &GameSession<'_>, ui: SessionUi) {
     a.set_online(ui.online);
     a.set_waiting(ui.waiting);
     a.set_invite(ui.invite.into());
+    a.set_can_say(ui.can_say);
+    a.set_phrases(ModelRc::new(VecModel::from(ui.phrases)));
+    if !ui.can_say {
+        a.set_choosing_phrase(false);
+    }
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64);

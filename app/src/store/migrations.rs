@@ -6,7 +6,7 @@ use qiguan_core::{AnyMatch, Record, RecordEntry};
 use rusqlite::{Connection, params};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 5;
+pub const SCHEMA_VERSION: i64 = 6;
 
 /// Version 1: games, their actions, settings.
 const V1: &str = "
@@ -83,6 +83,22 @@ const V5: &str = "
 ALTER TABLE games ADD COLUMN computers TEXT;
 ";
 
+/// Version 6: the preset phrases of correspondence games, as heard from the server (`seq`, its
+/// number in the game) or said here and not yet acknowledged (`seq` null; `client_id` makes a
+/// resend harmless).
+const V6: &str = "
+CREATE TABLE phrases (
+    id        INTEGER PRIMARY KEY,
+    game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seq       INTEGER,
+    seat      INTEGER NOT NULL,
+    phrase    TEXT NOT NULL,
+    client_id TEXT UNIQUE,
+    at        INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX phrases_by_seq ON phrases (game_id, seq) WHERE seq IS NOT NULL;
+";
+
 /// Brings the schema from `from` up to [`SCHEMA_VERSION`].
 pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError> {
     for version in from + 1..=SCHEMA_VERSION {
@@ -96,6 +112,7 @@ pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError
             3 => tx.execute_batch(V3)?,
             4 => tx.execute_batch(V4)?,
             5 => tx.execute_batch(V5)?,
+            6 => tx.execute_batch(V6)?,
             _ => unreachable!("no migration to version {version}"),
         }
         tx.pragma_update(None, "user_version", version)?;

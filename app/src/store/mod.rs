@@ -2,6 +2,9 @@
 //! written in its own transaction before the UI shows it as made.
 
 mod migrations;
+mod phrases;
+
+pub use phrases::{Phrase, QueuedPhrase};
 
 use qiguan_core::Strength;
 use qiguan_core::{Action, Actor, AnyMatch, GameKind, GameResult, Outcome, Record, RecordEntry};

@@ -667,6 +667,23 @@ fn junqi_online_play(
         gs.get_draw_offered_by() == 1 && gs.get_to_move() == 0
     });
     visit(app, "junqi-online-draw-offer");
+
+    // A phrase from the opponent, called out over the top bar; then the phrases to answer.
+    opponent.say(theirs, "good-move").expect("said");
+    rt.block_on(opponent.flush()).expect("sent");
+    let heard = gs.get_heard_count();
+    until(app, Duration::from_secs(30), || {
+        gs.get_heard_count() > heard
+    });
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(20));
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(300));
+    visit(app, "junqi-online-phrase");
+    // The call fades after 3 s.
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(3000));
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(300));
+    gs.set_choosing_phrase(true);
+    visit(app, "junqi-online-phrases");
+    gs.set_choosing_phrase(false);
 }
 
 /// Scrolls what is under the window's centre by `dy` (negative: towards the end), as a mouse
