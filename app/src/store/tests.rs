@@ -383,7 +383,7 @@ fn a_version_3_correspondence_game_survives_the_move_to_version_4() {
     {
         let conn = Connection::open(&path).unwrap();
         conn.execute_batch(
-            "ALTER TABLE games DROP COLUMN computers;
+            "DROP TABLE phrases; ALTER TABLE games DROP COLUMN computers;
              ALTER TABLE remote_games DROP COLUMN seat_view; PRAGMA user_version = 3;",
         )
         .unwrap();
@@ -433,8 +433,10 @@ fn a_version_4_game_gains_computer_seats_on_the_move_to_version_5() {
     };
     {
         let conn = Connection::open(&path).unwrap();
-        conn.execute_batch("ALTER TABLE games DROP COLUMN computers; PRAGMA user_version = 4;")
-            .unwrap();
+        conn.execute_batch(
+            "DROP TABLE phrases; ALTER TABLE games DROP COLUMN computers; PRAGMA user_version = 4;",
+        )
+        .unwrap();
     }
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.load(id).unwrap().summary.players, ["A", "B"]);
@@ -447,4 +449,31 @@ fn a_version_4_game_gains_computer_seats_on_the_move_to_version_5() {
         store.computers(GameId(id.0 + 99)),
         Err(StoreError::NoSuchGame(_))
     ));
+}
+
+#[test]
+fn a_version_5_correspondence_game_gains_phrases_on_the_move_to_version_6() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v5.sqlite");
+    let id = {
+        let mut store = Store::open(&path).unwrap();
+        let game = start();
+        let new = NewGame::from_match(&game, Mode::Correspondence, vec!["A".into(), "B".into()]);
+        store.create_game(&new, 1).unwrap()
+    };
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch("DROP TABLE phrases; PRAGMA user_version = 5;")
+            .unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.load(id).unwrap().summary.players, ["A", "B"]);
+    assert!(store.phrases(id, 10).unwrap().is_empty());
+    store.queue_phrase(id, 0, "hello", "c1", 2).unwrap();
+    assert_eq!(store.queued_phrases().unwrap().len(), 1);
+    let version: i64 = store
+        .conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 6);
 }
