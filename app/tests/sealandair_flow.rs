@@ -334,8 +334,9 @@ fn a_refused_tap_says_why() {
     assert!(!motion.get_active());
 }
 
-/// The legend is under the board on a desktop, and on a phone under the zoomed board (the
-/// whole board needs the phone's every pixel).
+/// The legend is under the board on a desktop, and on a phone under the zoomed board; the
+/// whole board needs the phone's every pixel, so there the legend comes over it when asked for
+/// (the Legend button beside the battle news) and goes with Close.
 #[test]
 fn the_legend_shows_beside_the_board_it_explains() {
     for (size, zoomed, shown) in [
@@ -349,11 +350,16 @@ fn the_legend_shows_beside_the_board_it_explains() {
         deployment(&app).invoke_ready();
         let a = app.window().global::<SeaLandAirAdapter>();
         a.set_zoomed(zoomed);
-        assert_eq!(
-            !common::all(&app, "图例").is_empty(),
-            shown,
-            "{size:?} zoomed {zoomed}"
-        );
+        let legend = || !common::all(&app, "棋盘图例").is_empty();
+        assert_eq!(legend(), shown, "{size:?} zoomed {zoomed}");
+        // The button is there only where the legend is not.
+        assert_eq!(common::all(&app, "图例").is_empty(), shown);
+        if !shown {
+            common::press(&app, "图例");
+            assert!(legend(), "asked for on the whole board");
+            common::press(&app, "关闭");
+            assert!(!legend());
+        }
     }
 }
 

@@ -473,6 +473,13 @@ pub fn sealandair_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
         sla_tap(app, &[f]);
     }
     visit(app, "sealandair-play");
+    // A phone shows the whole board with no room for the legend under it: asked for, it comes
+    // over the board's lower part.
+    if app.window().window().size().width < 600 {
+        a.set_show_legend(true);
+        visit(app, "sealandair-legend");
+        a.set_show_legend(false);
+    }
     // Zoomed in (a phone's way to bigger points), on the viewer's own half.
     a.set_zoomed(true);
     visit(app, "sealandair-zoom");
