@@ -674,6 +674,16 @@ fn junqi_online_play(
         gs.get_draw_offered_by() == 1 && gs.get_to_move() == 0
     });
     visit(app, "junqi-online-draw-offer");
+    // With the offer shown, its answers and resigning are still wholly on screen (a phone has
+    // no room to spare under the board).
+    for labels in [
+        ["Accept draw", "接受和棋"],
+        ["Decline", "拒绝"],
+        ["Resign", "认输"],
+        ["Phrases", "快捷语"],
+    ] {
+        inside_window(app, &labels);
+    }
 
     // A phrase from the opponent, called out over the top bar; then the phrases to answer.
     opponent.say(theirs, "good-move").expect("said");
@@ -691,6 +701,29 @@ fn junqi_online_play(
     gs.set_choosing_phrase(true);
     visit(app, "junqi-online-phrases");
     gs.set_choosing_phrase(false);
+}
+
+/// Asserts that the element with one of these labels (the same word in each language) lies
+/// wholly inside the window.
+pub fn inside_window(app: &App, labels: &[&str]) {
+    let size = app
+        .window()
+        .window()
+        .size()
+        .to_logical(app.window().window().scale_factor());
+    let found = labels
+        .iter()
+        .flat_map(|l| all(app, l))
+        .find(|e| e.is_valid() && e.size().width > 0.0)
+        .unwrap_or_else(|| panic!("none of {labels:?} on screen"));
+    let (p, s) = (found.absolute_position(), found.size());
+    assert!(
+        p.x >= 0.0
+            && p.y >= 0.0
+            && p.x + s.width <= size.width + 0.5
+            && p.y + s.height <= size.height + 0.5,
+        "{labels:?} at {p:?}, {s:?}: outside the {size:?} window"
+    );
 }
 
 /// Scrolls what is under the window's centre by `dy` (negative: towards the end), as a mouse
