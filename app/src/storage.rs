@@ -67,19 +67,23 @@ pub(crate) trait GameStorage {
 
 impl GameStorage for Store {
     fn game(&mut self, id: GameId) -> Result<GameRecord, StoreError> {
-        let stored = self.load(id)?;
-        let pending = self
-            .outbox()?
-            .into_iter()
-            .filter(|e| e.game_id == id)
-            .map(|e| e.action)
-            .collect();
-        Ok(GameRecord {
-            stored,
-            remote: self.remote(id)?,
-            kept_view: self.seat_view(id)?,
-            pending,
-            computers: self.computers(id)?,
+        // One transaction, so that the record, the server's view and the invite are read as
+        // one moment's (the sync worker writes them meanwhile, also in one transaction).
+        self.in_transaction(|store| {
+            let stored = store.load(id)?;
+            let pending = store
+                .outbox()?
+                .into_iter()
+                .filter(|e| e.game_id == id)
+                .map(|e| e.action)
+                .collect();
+            Ok(GameRecord {
+                stored,
+                remote: store.remote(id)?,
+                kept_view: store.seat_view(id)?,
+                pending,
+                computers: store.computers(id)?,
+            })
         })
     }
 

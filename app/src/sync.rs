@@ -831,127 +831,132 @@ impl Correspondence {
     }
 
     /// Makes the local game hold the server's record (plus actions still queued, when they
-    /// still fit on top of it). Returns true if the local record changed.
+    /// still fit on top of it). Returns true if the local record changed. All of it is one
+    /// transaction: the screen, reading the store meanwhile, never sees half of a view (an
+    /// invite cleared while the view from before the join is still kept, say).
     fn mirror(&mut self, remote: &RemoteGame, view: &ServerView) -> Result<bool, SyncError> {
         let id = remote.game_id;
-        // The opponent's name, once it has joined (news even with no new action).
-        let named = self.store.name_players(id, &view.names)?;
-        let spoken = self.hear(remote, view)?;
-        Ok(self.mirror_game(remote, view)? || named || spoken)
-    }
-
-    /// Keeps the phrases a view carries; true if any was new. Those the other seats sent are
-    /// news for the screen (see [`Correspondence::take_heard`]).
-    fn hear(&mut self, remote: &RemoteGame, view: &ServerView) -> Result<bool, SyncError> {
-        if view.said.is_empty() {
-            return Ok(false);
-        }
-        let said: Vec<(usize, u8, String, i64)> = view
-            .said
-            .iter()
-            .map(|s| (s.seq, s.seat, s.phrase.clone(), s.at))
-            .collect();
-        let new = self.store.hear_phrases(remote.game_id, &said)?;
-        let any = !new.is_empty();
-        self.heard.extend(
-            new.into_iter()
-                .filter(|p| p.seat != remote.seat)
-                .map(|p| (remote.game_id, p)),
-        );
-        Ok(any)
-    }
-
-    fn mirror_game(&mut self, remote: &RemoteGame, view: &ServerView) -> Result<bool, SyncError> {
-        let id = remote.game_id;
-        let held = self.seat_view(id)?;
-        let Some(server) = view.actions.clone() else {
-            return self.mirror_view(remote, held, view);
-        };
-        if held.is_some() {
-            // The game with secrets is over and its record has come: it replaces the view.
-            let game = replay(view, &server)?;
-            for entry in self.store.outbox()?.iter().filter(|e| e.game_id == id) {
-                self.store.unqueue(entry.id)?;
-            }
-            self.store
-                .update_remote(id, view.deadline, view.your_turn)?;
-            let standing = Standing::of(&game);
-            self.store.in_transaction(|store| {
-                store.replace_actions(id, 0, &server, &standing, now())?;
-                store.set_seat_view(id, None, &standing, now())
-            })?;
-            return Ok(true);
-        }
-        let local = self.store.load(id)?.record.actions;
-        let pending: Vec<OutboxEntry> = self
-            .store
-            .outbox()?
-            .into_iter()
-            .filter(|e| e.game_id == id)
-            .collect();
-        let confirmed = local.len().saturating_sub(pending.len());
-        self.store
-            .update_remote(id, view.deadline, view.your_turn)?;
-        // The last seat taken starts the game: that is news even with no new action.
-        let started = view.seats_filled.iter().all(|f| *f) && remote.invite_code.is_some();
-        if started {
-            self.store.clear_invite(id)?;
-        }
-        let agrees = server.len() >= confirmed && server[..confirmed] == local[..confirmed];
-        if agrees && server.len() == confirmed {
-            return Ok(started);
-        }
-        // The server has moved on: its record wins, and queued actions made on the older
-        // position are dropped (the server would refuse them as stale).
-        for entry in &pending {
-            self.store.unqueue(entry.id)?;
-        }
-        let game = replay(view, &server)?;
-        let from = if agrees { confirmed } else { 0 };
-        self.store
-            .replace_actions(id, from, &server[from..], &Standing::of(&game), now())?;
-        Ok(true)
+        let (changed, heard) = self.store.atomically(|store| {
+            // The opponent's name, once it has joined (news even with no new action).
+            let named = store.name_players(id, &view.names)?;
+            let (spoken, heard) = hear(store, remote, view)?;
+            let moved = mirror_game(store, remote, view)?;
+            Ok::<_, SyncError>((moved || named || spoken, heard))
+        })?;
+        self.heard.extend(heard);
+        Ok(changed)
     }
 }
 
-impl Correspondence {
-    /// Keeps the server's newer view of a game with secrets. Queued actions stay queued: the
-    /// next flush sends them, and the server refuses any the view has overtaken.
-    fn mirror_view(
-        &mut self,
-        remote: &RemoteGame,
-        held: Option<ServerView>,
-        view: &ServerView,
-    ) -> Result<bool, SyncError> {
-        let id = remote.game_id;
-        self.store
-            .update_remote(id, view.deadline, view.your_turn)?;
-        let joined = view.seats_filled.iter().all(|f| *f);
-        if joined && remote.invite_code.is_some() {
-            self.store.clear_invite(id)?;
-        }
-        let same = held.as_ref().is_some_and(|h| {
-            h.version == view.version
-                && h.seats_filled == view.seats_filled
-                && h.legal_actions == view.legal_actions
-        });
-        if same {
-            return Ok(false);
-        }
-        if held.as_ref().is_some_and(|h| h.version > view.version) {
-            // An older answer (a long poll that crossed an action): keep the newer view.
-            return Ok(false);
-        }
-        let mut kept = view.clone();
-        kept.applied_version = None;
-        // Phrases are kept in their own table.
-        kept.said.clear();
-        kept.said_seq = None;
-        let json = serde_json::to_string(&kept).map_err(|e| SyncError::Protocol(e.to_string()))?;
-        self.store
-            .set_seat_view(id, Some(&json), &view.standing(), now())?;
-        Ok(true)
+/// Keeps the phrases a view carries; true if any was new, with those the other seats sent
+/// (news for the screen, see [`Correspondence::take_heard`]).
+fn hear(
+    store: &mut Store,
+    remote: &RemoteGame,
+    view: &ServerView,
+) -> Result<(bool, Vec<(GameId, Phrase)>), SyncError> {
+    if view.said.is_empty() {
+        return Ok((false, Vec::new()));
     }
+    let said: Vec<(usize, u8, String, i64)> = view
+        .said
+        .iter()
+        .map(|s| (s.seq, s.seat, s.phrase.clone(), s.at))
+        .collect();
+    let new = store.hear_phrases(remote.game_id, &said)?;
+    let any = !new.is_empty();
+    let heard = new
+        .into_iter()
+        .filter(|p| p.seat != remote.seat)
+        .map(|p| (remote.game_id, p))
+        .collect();
+    Ok((any, heard))
+}
+
+fn mirror_game(
+    store: &mut Store,
+    remote: &RemoteGame,
+    view: &ServerView,
+) -> Result<bool, SyncError> {
+    let id = remote.game_id;
+    let held = seat_view(store, id)?;
+    let Some(server) = view.actions.clone() else {
+        return mirror_view(store, remote, held, view);
+    };
+    if held.is_some() {
+        // The game with secrets is over and its record has come: it replaces the view.
+        let game = replay(view, &server)?;
+        for entry in store.outbox()?.iter().filter(|e| e.game_id == id) {
+            store.unqueue(entry.id)?;
+        }
+        store.update_remote(id, view.deadline, view.your_turn)?;
+        let standing = Standing::of(&game);
+        store.replace_actions(id, 0, &server, &standing, now())?;
+        store.set_seat_view(id, None, &standing, now())?;
+        return Ok(true);
+    }
+    let local = store.load(id)?.record.actions;
+    let pending: Vec<OutboxEntry> = store
+        .outbox()?
+        .into_iter()
+        .filter(|e| e.game_id == id)
+        .collect();
+    let confirmed = local.len().saturating_sub(pending.len());
+    store.update_remote(id, view.deadline, view.your_turn)?;
+    // The last seat taken starts the game: that is news even with no new action.
+    let started = view.seats_filled.iter().all(|f| *f) && remote.invite_code.is_some();
+    if started {
+        store.clear_invite(id)?;
+    }
+    let agrees = server.len() >= confirmed && server[..confirmed] == local[..confirmed];
+    if agrees && server.len() == confirmed {
+        return Ok(started);
+    }
+    // The server has moved on: its record wins, and queued actions made on the older
+    // position are dropped (the server would refuse them as stale).
+    for entry in &pending {
+        store.unqueue(entry.id)?;
+    }
+    let game = replay(view, &server)?;
+    let from = if agrees { confirmed } else { 0 };
+    store.replace_actions(id, from, &server[from..], &Standing::of(&game), now())?;
+    Ok(true)
+}
+
+/// Keeps the server's newer view of a game with secrets. Queued actions stay queued: the
+/// next flush sends them, and the server refuses any the view has overtaken.
+fn mirror_view(
+    store: &mut Store,
+    remote: &RemoteGame,
+    held: Option<ServerView>,
+    view: &ServerView,
+) -> Result<bool, SyncError> {
+    let id = remote.game_id;
+    store.update_remote(id, view.deadline, view.your_turn)?;
+    let joined = view.seats_filled.iter().all(|f| *f);
+    if joined && remote.invite_code.is_some() {
+        store.clear_invite(id)?;
+    }
+    let same = held.as_ref().is_some_and(|h| {
+        h.version == view.version
+            && h.seats_filled == view.seats_filled
+            && h.legal_actions == view.legal_actions
+    });
+    if same {
+        return Ok(false);
+    }
+    if held.as_ref().is_some_and(|h| h.version > view.version) {
+        // An older answer (a long poll that crossed an action): keep the newer view.
+        return Ok(false);
+    }
+    let mut kept = view.clone();
+    kept.applied_version = None;
+    // Phrases are kept in their own table.
+    kept.said.clear();
+    kept.said_seq = None;
+    let json = serde_json::to_string(&kept).map_err(|e| SyncError::Protocol(e.to_string()))?;
+    store.set_seat_view(id, Some(&json), &view.standing(), now())?;
+    Ok(true)
 }
 
 /// Reads the kept view of a game with secrets.

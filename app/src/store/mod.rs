@@ -627,12 +627,25 @@ impl Store {
         &mut self,
         f: impl FnOnce(&mut Store) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
+        self.atomically(f)
+    }
+
+    /// As [`Store::in_transaction`], for work whose errors are the caller's own (any error a
+    /// store error converts into): all of its writes are seen together or not at all.
+    pub fn atomically<T, E: From<StoreError>>(
+        &mut self,
+        f: impl FnOnce(&mut Store) -> Result<T, E>,
+    ) -> Result<T, E> {
         if !self.conn.is_autocommit() {
             // Inside another transaction: a savepoint, so that this part alone can fail.
-            self.conn.execute_batch("SAVEPOINT nested")?;
+            self.conn
+                .execute_batch("SAVEPOINT nested")
+                .map_err(StoreError::from)?;
             return match f(self) {
                 Ok(v) => {
-                    self.conn.execute_batch("RELEASE nested")?;
+                    self.conn
+                        .execute_batch("RELEASE nested")
+                        .map_err(StoreError::from)?;
                     Ok(v)
                 }
                 Err(e) => {
@@ -643,10 +656,14 @@ impl Store {
                 }
             };
         }
-        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        self.conn
+            .execute_batch("BEGIN IMMEDIATE")
+            .map_err(StoreError::from)?;
         match f(self) {
             Ok(v) => {
-                self.conn.execute_batch("COMMIT")?;
+                self.conn
+                    .execute_batch("COMMIT")
+                    .map_err(StoreError::from)?;
                 Ok(v)
             }
             Err(e) => {
