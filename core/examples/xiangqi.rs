@@ -8,20 +8,37 @@
 //!                                          move-limit-draw
 //! xiangqi notation "<FEN>" moves...        each move as coordinates, WXF and Chinese
 //! xiangqi bench                            perft(5) from the start, in nodes per second
+//! xiangqi uci                              the engine, speaking UCI on stdin and stdout
 //! ```
 //! Moves may be given in coordinates, ICCS, WXF or Chinese. `--move-limit N` switches on
 //! the draw after N plies without a capture; `--no-chase-rule` lets perpetual chase draw.
 
+use qiguan_core::xiangqi::engine::{Engine, Limits, Style};
 use qiguan_core::xiangqi::notation::{parse_any, to_chinese, to_wxf};
+use qiguan_core::xiangqi::uci::{Command, Session, bestmove_line, identify, info_line, parse};
 use qiguan_core::xiangqi::{Color, Position, START_FEN, Xiangqi, XiangqiOptions};
 use qiguan_core::{EndReason, GameResult, Seat};
+use std::io::BufRead;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 const USAGE: &str = "usage: xiangqi perft FEN DEPTH | moves FEN [MOVES...] | \
-status FEN [MOVES...] | notation FEN MOVES... | bench  [--move-limit N] [--no-chase-rule]";
+status FEN [MOVES...] | notation FEN MOVES... | bench | uci  [--move-limit N] [--no-chase-rule]";
 
 fn main() -> ExitCode {
+    if std::env::args().nth(1).as_deref() == Some("uci") {
+        let stdin = std::io::stdin();
+        uci_loop(stdin.lock(), |line| {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        });
+        return ExitCode::SUCCESS;
+    }
     match run(std::env::args().skip(1).collect()) {
         Ok(lines) => {
             for line in lines {
@@ -153,6 +170,135 @@ fn bench() -> Vec<String> {
     ]
 }
 
+/// What the search thread is asked to do.
+enum Job {
+    Search {
+        game: Box<Xiangqi>,
+        limits: Limits,
+        style: Style,
+        /// `go infinite` or `go ponder`: the best move waits for `stop` (or `ponderhit`).
+        hold: bool,
+    },
+    Clear,
+    Hash(usize),
+}
+
+/// Whether a held best move may go out.
+type Release = Arc<(Mutex<bool>, Condvar)>;
+
+/// Reads UCI commands from `input` until `quit` or its end; `out` writes one line. The
+/// search runs on its own thread, so `stop` and `isready` are answered while it thinks.
+fn uci_loop(input: impl BufRead, out: impl Fn(String) + Send + Sync + 'static) {
+    let out = Arc::new(out);
+    let engine = Engine::new(16);
+    let stop = engine.stop_flag();
+    let release: Release = Arc::new((Mutex::new(true), Condvar::new()));
+    let (jobs, inbox) = mpsc::channel::<Job>();
+    let worker = {
+        let out = out.clone();
+        let release = release.clone();
+        std::thread::spawn(move || search_thread(engine, inbox, release, out))
+    };
+    let set_release = |value: bool| {
+        let (lock, signal) = &*release;
+        if let Ok(mut released) = lock.lock() {
+            *released = value;
+        }
+        signal.notify_all();
+    };
+    let mut session = Session::default();
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        let command = match parse(&line) {
+            Ok(Some(c)) => c,
+            Ok(None) => continue,
+            Err(e) => {
+                out(format!("info string error: {e}"));
+                continue;
+            }
+        };
+        match command {
+            Command::Uci => identify().into_iter().for_each(|l| out(l)),
+            Command::IsReady => out("readyok".into()),
+            Command::NewGame => {
+                let _ = jobs.send(Job::Clear);
+            }
+            Command::Position { fen, moves } => {
+                if let Err(e) = session.set_position(fen.as_deref(), &moves) {
+                    out(format!("info string error: {e}"));
+                }
+            }
+            Command::SetOption { name, value } => {
+                let hash = session.hash_mb;
+                match session.set_option(&name, value.as_deref()) {
+                    Ok(()) if session.hash_mb != hash => {
+                        let _ = jobs.send(Job::Hash(session.hash_mb));
+                    }
+                    Ok(()) => {}
+                    Err(e) => out(format!("info string error: {e}")),
+                }
+            }
+            Command::Go(go) => {
+                let (limits, style) = session.plan(&go);
+                let hold = go.infinite || go.ponder;
+                stop.store(false, Ordering::SeqCst);
+                set_release(!hold);
+                let _ = jobs.send(Job::Search {
+                    game: Box::new(session.game.clone()),
+                    limits,
+                    style,
+                    hold,
+                });
+            }
+            Command::Stop | Command::PonderHit => {
+                stop.store(true, Ordering::SeqCst);
+                set_release(true);
+            }
+            Command::Quit => break,
+            Command::Ignored => {}
+        }
+    }
+    // Quit (or the input ended): stop thinking, let the last best move out, and finish.
+    stop.store(true, Ordering::SeqCst);
+    set_release(true);
+    drop(jobs);
+    let _ = worker.join();
+}
+
+fn search_thread(
+    mut engine: Engine,
+    inbox: mpsc::Receiver<Job>,
+    release: Release,
+    out: Arc<impl Fn(String)>,
+) {
+    while let Ok(job) = inbox.recv() {
+        match job {
+            Job::Clear => engine.clear(),
+            Job::Hash(mb) => engine.set_hash(mb),
+            Job::Search {
+                game,
+                limits,
+                style,
+                hold,
+            } => {
+                let found = engine.search(&game, &limits, &style, |info| out(info_line(info)));
+                if hold {
+                    let (lock, signal) = &*release;
+                    if let Ok(mut released) = lock.lock() {
+                        while !*released {
+                            match signal.wait(released) {
+                                Ok(r) => released = r,
+                                Err(_) => break,
+                            }
+                        }
+                    }
+                }
+                out(bestmove_line(&found));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::run;
@@ -237,5 +383,163 @@ mod tests {
         assert!(cli(&["perft", "startpos", "x"]).is_err());
         assert!(cli(&["frobnicate"]).is_err());
         assert!(cli(&[]).is_err());
+    }
+
+    /// Input that arrives line by line, as a GUI sends it.
+    struct Typed {
+        lines: std::sync::mpsc::Receiver<String>,
+        pending: Vec<u8>,
+    }
+
+    impl std::io::Read for Typed {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.pending.is_empty() {
+                match self.lines.recv() {
+                    Ok(line) => self.pending = format!("{line}\n").into_bytes(),
+                    Err(_) => return Ok(0),
+                }
+            }
+            let n = buf.len().min(self.pending.len());
+            buf[..n].copy_from_slice(&self.pending[..n]);
+            self.pending.drain(..n);
+            Ok(n)
+        }
+    }
+
+    /// A UCI session on its own thread: lines go in, the engine's lines come out.
+    struct Gui {
+        input: Option<std::sync::mpsc::Sender<String>>,
+        output: std::sync::mpsc::Receiver<String>,
+        seen: Vec<String>,
+        session: Option<std::thread::JoinHandle<()>>,
+    }
+
+    impl Gui {
+        fn start() -> Gui {
+            let (input, lines) = std::sync::mpsc::channel();
+            let (sink, output) = std::sync::mpsc::channel();
+            let sink = std::sync::Mutex::new(sink);
+            let session = std::thread::spawn(move || {
+                let typed = std::io::BufReader::new(Typed {
+                    lines,
+                    pending: Vec::new(),
+                });
+                super::uci_loop(typed, move |l| {
+                    let _ = sink.lock().expect("the sink").send(l);
+                });
+            });
+            Gui {
+                input: Some(input),
+                output,
+                seen: Vec::new(),
+                session: Some(session),
+            }
+        }
+
+        fn send(&self, line: &str) {
+            self.input
+                .as_ref()
+                .expect("open")
+                .send(line.into())
+                .expect("sent");
+        }
+
+        /// Reads the engine's lines until one matches (a minute at most, so that a broken
+        /// engine fails the test instead of hanging it).
+        fn until(&mut self, done: impl Fn(&str) -> bool) -> String {
+            loop {
+                let line = self
+                    .output
+                    .recv_timeout(std::time::Duration::from_secs(60))
+                    .expect("the engine answers");
+                self.seen.push(line.clone());
+                if done(&line) {
+                    return line;
+                }
+            }
+        }
+
+        fn quit(mut self) -> Vec<String> {
+            self.send("quit");
+            drop(self.input.take());
+            if let Some(s) = self.session.take() {
+                s.join().expect("the session ends");
+            }
+            self.seen.extend(self.output.try_iter());
+            self.seen
+        }
+    }
+
+    #[test]
+    fn uci_identifies_itself_and_answers_isready() {
+        let mut gui = Gui::start();
+        gui.send("uci");
+        gui.until(|l| l == "uciok");
+        gui.send("isready");
+        gui.until(|l| l == "readyok");
+        let out = gui.quit();
+        assert!(out.iter().any(|l| l.starts_with("id name Qiguan")));
+        assert!(
+            out.iter()
+                .any(|l| l == "option name Skill Level type spin default 10 min 1 max 10")
+        );
+    }
+
+    #[test]
+    fn uci_searches_a_position_and_names_a_legal_move() {
+        let mut gui = Gui::start();
+        gui.send("position startpos moves h3e3 h10g8");
+        gui.send("go depth 4");
+        let best = gui.until(|l| l.starts_with("bestmove "));
+        let out = gui.quit();
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("info depth 4 ") && l.contains(" pv "))
+        );
+        let mv = best.split(' ').nth(1).expect("a move");
+        let legal = cli(&["moves", START_FEN_ARG, "h3e3", "h10g8"]).expect("the legal moves");
+        assert!(legal.contains(&mv.to_string()), "{mv}");
+    }
+
+    #[test]
+    fn uci_reports_bad_lines_and_goes_on() {
+        let mut gui = Gui::start();
+        for line in [
+            "fly away",
+            "position startpos moves h3h9",
+            "setoption name Colour value red",
+            "go depth 1",
+        ] {
+            gui.send(line);
+        }
+        gui.until(|l| l.starts_with("bestmove "));
+        let out = gui.quit();
+        let errors = out
+            .iter()
+            .filter(|l| l.starts_with("info string error"))
+            .count();
+        assert_eq!(errors, 3, "{out:?}");
+    }
+
+    #[test]
+    fn uci_mated_side_has_no_move() {
+        let mut gui = Gui::start();
+        gui.send("position fen 3k5/9/9/9/9/9/9/9/3r5/r2K5 w - - 0 1");
+        gui.send("go depth 2");
+        assert_eq!(gui.until(|l| l.starts_with("bestmove")), "bestmove (none)");
+        gui.quit();
+    }
+
+    #[test]
+    fn uci_holds_an_infinite_search_until_stop() {
+        let mut gui = Gui::start();
+        gui.send("position startpos");
+        gui.send("go infinite");
+        // It thinks on: iterations are reported, and no best move comes before `stop`.
+        gui.until(|l| l.starts_with("info depth 3 "));
+        assert!(!gui.seen.iter().any(|l| l.starts_with("bestmove")));
+        gui.send("stop");
+        gui.until(|l| l.starts_with("bestmove "));
+        gui.quit();
     }
 }

@@ -5,6 +5,7 @@
 //! and reads those back, as well as ICCS (`h2e2`).
 
 pub mod board;
+pub mod engine;
 pub mod fen;
 mod movegen;
 pub mod notation;
@@ -12,6 +13,7 @@ pub mod pgn;
 pub mod position;
 mod repetition;
 pub mod state;
+pub mod uci;
 pub mod view;
 
 #[cfg(test)]

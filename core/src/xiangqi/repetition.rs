@@ -169,3 +169,59 @@ fn violation(plies: &[&Ply], chase_loses: bool) -> Violation {
         _ => Violation::None,
     }
 }
+
+/// What a repeated position means for the side to move in it: how a search scores a return
+/// to a position seen earlier on its path (the rules core judges only a third occurrence; a
+/// search treats the second as the cycle that would be played again).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum CycleVerdict {
+    /// Nobody broke the rules, or both did: a draw.
+    Draw,
+    /// The side to move kept checking or chasing: it loses.
+    MoverLoses,
+    /// The other side kept checking or chasing: the side to move wins.
+    MoverWins,
+}
+
+/// Judges the cycle of moves `cycle` that led from `pos` back to `pos` (which is the
+/// position now, the side to move about to play again). The cycle is replayed from `pos`,
+/// with fresh piece identities, to learn which of its moves checked and which chased.
+pub(crate) fn judge_cycle(pos: &Position, cycle: &[Move], chase_loses: bool) -> CycleVerdict {
+    let mut p = pos.clone();
+    let mut ids = [u8::MAX; POINTS];
+    for (i, id) in ids.iter_mut().enumerate() {
+        if p.board[i] != 0 {
+            *id = i as u8;
+        }
+    }
+    let mover = p.side_to_move();
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for &m in cycle {
+        let side = p.side_to_move();
+        let chased = if chase_loses {
+            chased_targets(&p, &ids, m)
+        } else {
+            Vec::new()
+        };
+        p.play_unchecked(m);
+        ids[m.to.index()] = ids[m.from.index()];
+        ids[m.from.index()] = u8::MAX;
+        let check = p.in_check(side.other());
+        let ply = Ply {
+            mv: m,
+            check,
+            chased,
+        };
+        if side == mover {
+            ours.push(ply);
+        } else {
+            theirs.push(ply);
+        }
+    }
+    let judge = |plies: &[Ply]| violation(&plies.iter().collect::<Vec<_>>(), chase_loses);
+    match (judge(&ours), judge(&theirs)) {
+        (a, b) if a == b => CycleVerdict::Draw,
+        (Violation::Check, _) | (Violation::Chase, Violation::None) => CycleVerdict::MoverLoses,
+        _ => CycleVerdict::MoverWins,
+    }
+}

@@ -119,6 +119,12 @@ impl Xiangqi {
         self.history.iter().map(|p| p.mv)
     }
 
+    /// The positions' hashes from the start (`hashes[k]` after ply `k`) and the moves
+    /// between them: what a search needs to judge repetitions that reach into the game.
+    pub(crate) fn path(&self) -> (&[u64], Vec<Move>) {
+        (&self.hashes, self.history.iter().map(|p| p.mv).collect())
+    }
+
     /// Returns the outcome, once the game is over.
     pub fn outcome(&self) -> Option<&Outcome> {
         self.outcome.as_ref()

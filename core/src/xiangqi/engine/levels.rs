@@ -1,0 +1,56 @@
+//! The ten levels, from a beginner's opponent to full strength. A weak level is a weak
+//! player, not a random one: it looks only a ply or two ahead, misses what a capture leads
+//! to (no quiescence), and misjudges positions by a bounded, deterministic amount; the
+//! strong levels search longer. Each level's time is fit for a phone (the top level at most
+//! 2 s a move on one core).
+
+use super::{Limits, Style};
+use std::time::Duration;
+
+/// The number of levels (1 to 10).
+pub const LEVELS: u8 = 10;
+
+/// One level: when its search stops and how it judges.
+#[derive(Clone, Debug)]
+pub struct Level {
+    /// 1 (a beginner) to 10 (full strength).
+    pub number: u8,
+    /// When its search stops.
+    pub limits: Limits,
+    /// How it judges.
+    pub style: Style,
+}
+
+impl Level {
+    /// Level `number` (clamped to 1–10); `seed` varies the weaker levels' misjudgements from
+    /// game to game while keeping one game replayable.
+    pub fn new(number: u8, seed: u64) -> Level {
+        let number = number.clamp(1, LEVELS);
+        // (depth, time in ms, quiescence, noise)
+        let (depth, ms, quiescence, noise) = match number {
+            1 => (1, 200, false, 160),
+            2 => (2, 300, false, 110),
+            3 => (2, 300, true, 70),
+            4 => (3, 400, true, 45),
+            5 => (4, 500, true, 25),
+            6 => (5, 500, true, 10),
+            7 => (7, 500, true, 0),
+            8 => (9, 800, true, 0),
+            9 => (64, 1200, true, 0),
+            _ => (64, 2000, true, 0),
+        };
+        Level {
+            number,
+            limits: Limits {
+                depth: Some(depth),
+                nodes: None,
+                time: Some(Duration::from_millis(ms)),
+            },
+            style: Style {
+                quiescence,
+                noise,
+                seed,
+            },
+        }
+    }
+}

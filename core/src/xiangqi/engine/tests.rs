@@ -1,0 +1,169 @@
+use super::*;
+use crate::xiangqi::{XiangqiOptions, XiangqiSetup};
+
+fn game(fen: &str) -> Xiangqi {
+    Xiangqi::start(
+        &XiangqiOptions::default(),
+        Some(&XiangqiSetup { fen: fen.into() }),
+    )
+    .expect("a position")
+}
+
+fn best(fen: &str, depth: u32) -> Found {
+    let mut e = Engine::new(16);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    e.search(&game(fen), &limits, &Style::default(), |_| {})
+}
+
+#[test]
+fn finds_a_mate_in_one() {
+    // The chariot on a9 holds the ninth rank; the other one mates on the tenth.
+    let found = best("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1", 3);
+    assert_eq!(found.best.map(|m| m.to_string()).as_deref(), Some("b1b10"));
+    assert_eq!(found.score, Score::Mate(1));
+}
+
+#[test]
+fn takes_the_chariot_rather_than_the_cannon() {
+    // Black's chariot on e7 is free for the red chariot, and worth more than the cannon.
+    let found = best("3k5/9/9/4r4/9/9/9/9/c3R4/5K3 w - - 0 1", 4);
+    assert_eq!(found.best.map(|m| m.to_string()).as_deref(), Some("e2e7"));
+}
+
+#[test]
+fn a_node_limit_gives_the_same_answer_every_time() {
+    let limits = Limits {
+        nodes: Some(30_000),
+        ..Limits::default()
+    };
+    let g = game(crate::xiangqi::START_FEN);
+    let run = || {
+        let mut e = Engine::new(8);
+        let f = e.search(&g, &limits, &Style::default(), |_| {});
+        (f.best, f.nodes, f.depth)
+    };
+    let first = run();
+    assert!(first.0.is_some());
+    assert_eq!(first, run());
+}
+
+#[test]
+fn the_stop_flag_ends_a_search_with_a_move() {
+    let g = game(crate::xiangqi::START_FEN);
+    let mut e = Engine::new(8);
+    let stop = e.stop_flag();
+    let mut iterations = 0;
+    let found = e.search(&g, &Limits::default(), &Style::default(), |info| {
+        iterations += 1;
+        if info.depth >= 3 {
+            stop.store(true, Ordering::Relaxed);
+        }
+    });
+    assert!(found.best.is_some());
+    assert!(
+        found.depth >= 3 && found.depth <= 4,
+        "stopped at {}",
+        found.depth
+    );
+}
+
+#[test]
+fn a_finished_game_has_no_move() {
+    // Red is mated.
+    let found = best("3k5/9/9/9/9/9/9/9/3r5/r2K5 w - - 0 1", 2);
+    assert_eq!(found.best, None);
+}
+
+#[test]
+fn every_level_plays_a_legal_move() {
+    let g = game(crate::xiangqi::START_FEN);
+    for n in 1..=LEVELS {
+        let level = Level::new(n, 7);
+        let mut e = Engine::new(4);
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..level.limits.clone()
+        };
+        let found = e.search(&g, &limits, &level.style, |_| {});
+        let mv = found.best.expect("a move");
+        assert!(g.position().is_legal(mv), "level {n}: {mv}");
+    }
+}
+
+/// A game from `fen` after `moves`.
+fn played(fen: &str, moves: &[&str]) -> Xiangqi {
+    let mut g = game(fen);
+    for m in moves {
+        let mv: Move = m.parse().expect("a move");
+        g.play_move(mv).expect("legal");
+    }
+    g
+}
+
+fn winner_after(g: &Xiangqi, mv: &str) -> Option<Color> {
+    let mut next = g.clone();
+    next.play_move(mv.parse().expect("a move")).expect("legal");
+    let outcome = next.outcome()?;
+    match &outcome.result {
+        crate::game::GameResult::Win { winners } if winners.contains(&seat_of(Color::Red)) => {
+            Some(Color::Red)
+        }
+        crate::game::GameResult::Win { .. } => Some(Color::Black),
+        _ => None,
+    }
+}
+
+#[test]
+fn never_checks_into_a_losing_repetition() {
+    // Red's chariot has checked the bare general up and down twice; a ninth ply of the
+    // same would be perpetual check, which loses.
+    let g = played(
+        "4k4/9/R8/9/9/9/9/9/9/3K5 w - - 0 1",
+        &[
+            "a8a10", "e10e9", "a10a9", "e9e10", "a9a10", "e10e9", "a10a9", "e9e10",
+        ],
+    );
+    assert_eq!(
+        winner_after(&g, "a9a10"),
+        Some(Color::Black),
+        "the rules' verdict"
+    );
+    let mut e = Engine::new(16);
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let found = e.search(&g, &limits, &Style::default(), |_| {});
+    let mv = found.best.expect("a move").to_string();
+    assert_ne!(mv, "a9a10");
+    assert_ne!(winner_after(&g, &mv), Some(Color::Black));
+    assert!(
+        matches!(found.score, Score::Cp(v) if v > 500)
+            || matches!(found.score, Score::Mate(n) if n > 0)
+    );
+}
+
+#[test]
+fn steers_into_a_repetition_the_opponent_may_not_keep_up() {
+    // Black can only stop the mate on b10 by checking with its chariot forever; Red's
+    // general steps back, so that Black must either break off (and be mated) or repeat
+    // its checks, which loses.
+    let g = played(
+        "4k4/R8/9/9/9/9/9/1R7/7r1/3K5 b - - 0 1",
+        &["h2h1", "d1d2", "h1h2"],
+    );
+    let mut e = Engine::new(16);
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let found = e.search(&g, &limits, &Style::default(), |_| {});
+    assert_eq!(found.best.map(|m| m.to_string()).as_deref(), Some("d2d1"));
+    match found.score {
+        Score::Cp(v) => assert!(v > RULE_WIN - 100, "a win by the rules, scored {v}"),
+        Score::Mate(n) => assert!(n > 0, "mated in {n}"),
+    }
+}
