@@ -1,0 +1,357 @@
+//! Strength benchmark: Qiguan's Xiangqi engine against Fairy-Stockfish over UCI, or one of
+//! its levels against another, from a varied set of short openings with colours swapped,
+//! adjudicated by Qiguan's own rules core. Prints wins/draws/losses, the score and the Elo
+//! difference with its 95% error bar. A benchmark, not a test: run it with
+//! `scripts/bench-xiangqi-strength` (which installs Debian's `fairy-stockfish`), or
+//!
+//! ```text
+//! cargo run --release -p qiguan-core --example xiangqi_match -- \
+//!     [--games 100] [--movetime 500] [--level 10] [--skill 10] [--engine PATH]
+//!     [--against-level N] [--parallel 2] [--seed 1]
+//! ```
+//! `--skill` is Fairy-Stockfish's `Skill Level` (-20 to 20, 20 = full strength);
+//! `--against-level N` plays Qiguan's level N instead of Fairy-Stockfish. Level games use
+//! each level's own time; `--movetime` applies to full-strength play.
+
+use qiguan_core::xiangqi::engine::{Engine, Level, Limits, Style};
+use qiguan_core::xiangqi::{Color, Move, Xiangqi, XiangqiOptions, seat_of};
+use qiguan_core::{GameResult, Rules};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// First moves for Red and replies for Black, common in play: 中炮, 仙人指路, 飞相, 起马,
+/// 过宫炮, 士角炮, 金钩炮 and their usual answers.
+const RED_FIRST: [&str; 10] = [
+    "h3e3", "b3e3", "c4c5", "g4g5", "c1e3", "g1e3", "h1g3", "b1c3", "h3f3", "h3d3",
+];
+const BLACK_FIRST: [&str; 8] = [
+    "h10g8", "b10c8", "c7c6", "g7g6", "h8e8", "b8e8", "c10e8", "g10e8",
+];
+
+#[derive(Clone, Debug)]
+struct Settings {
+    games: usize,
+    movetime: u64,
+    level: u8,
+    skill: i32,
+    engine: String,
+    against_level: Option<u8>,
+    parallel: usize,
+    seed: u64,
+}
+
+fn main() {
+    let settings = match read_args() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let openings = openings();
+    let games: Vec<(usize, Vec<Move>, Color)> = (0..settings.games)
+        .map(|i| {
+            let opening = openings[(i / 2) % openings.len()].clone();
+            // Each opening twice, Qiguan Red then Black.
+            let ours = if i % 2 == 0 { Color::Red } else { Color::Black };
+            (i, opening, ours)
+        })
+        .collect();
+    let queue = Arc::new(Mutex::new(games));
+    let results = Arc::new(Mutex::new(Vec::<(usize, f64, String)>::new()));
+    let opponent = match settings.against_level {
+        Some(n) => format!("Qiguan level {n}"),
+        None => format!("Fairy-Stockfish (Skill Level {})", settings.skill),
+    };
+    println!(
+        "Qiguan level {} against {opponent}: {} games, {} ms a move at full strength, {} at once",
+        settings.level, settings.games, settings.movetime, settings.parallel
+    );
+    let workers: Vec<_> = (0..settings.parallel.max(1))
+        .map(|_| {
+            let (queue, results, settings) = (queue.clone(), results.clone(), settings.clone());
+            std::thread::spawn(move || {
+                loop {
+                    let next = queue.lock().ok().and_then(|mut q| q.pop());
+                    let Some((i, opening, ours)) = next else { break };
+                    match play(&settings, &opening, ours, i as u64) {
+                        Ok((score, how)) => {
+                            let line = format!(
+                                "game {:>3}: Qiguan {} {} ({how})",
+                                i + 1,
+                                if ours == Color::Red { "red  " } else { "black" },
+                                match score {
+                                    s if s > 0.75 => "won ",
+                                    s if s < 0.25 => "lost",
+                                    _ => "drew",
+                                }
+                            );
+                            println!("{line}");
+                            if let Ok(mut r) = results.lock() {
+                                r.push((i, score, how));
+                            }
+                        }
+                        Err(e) => eprintln!("game {}: {e}", i + 1),
+                    }
+                }
+            })
+        })
+        .collect();
+    for w in workers {
+        let _ = w.join();
+    }
+    let results = results.lock().map(|r| r.clone()).unwrap_or_default();
+    summary(&results);
+}
+
+fn read_args() -> Result<Settings, String> {
+    let mut s = Settings {
+        games: 100,
+        movetime: 500,
+        level: 10,
+        skill: 10,
+        engine: "/usr/games/fairy-stockfish".into(),
+        against_level: None,
+        parallel: 2,
+        seed: 1,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let value = args
+            .get(i + 1)
+            .ok_or_else(|| format!("{} needs a value", args[i]))?;
+        let bad = |_| format!("{}: bad value {value}", args[i]);
+        match args[i].as_str() {
+            "--games" => s.games = value.parse().map_err(bad)?,
+            "--movetime" => s.movetime = value.parse().map_err(bad)?,
+            "--level" => s.level = value.parse().map_err(bad)?,
+            "--skill" => s.skill = value.parse().map_err(bad)?,
+            "--engine" => s.engine = value.clone(),
+            "--against-level" => s.against_level = Some(value.parse().map_err(bad)?),
+            "--parallel" => s.parallel = value.parse().map_err(bad)?,
+            "--seed" => s.seed = value.parse().map_err(bad)?,
+            other => return Err(format!("unknown argument {other}")),
+        }
+        i += 2;
+    }
+    Ok(s)
+}
+
+/// Every legal pair of a first move and a reply, in a fixed order.
+fn openings() -> Vec<Vec<Move>> {
+    let mut out = Vec::new();
+    for red in RED_FIRST {
+        for black in BLACK_FIRST {
+            let moves: Vec<Move> = [red, black]
+                .iter()
+                .filter_map(|m| m.parse().ok())
+                .collect();
+            let mut g = new_game();
+            if moves.len() == 2 && moves.iter().all(|m| g.play_move(*m).is_ok()) {
+                out.push(moves);
+            }
+        }
+    }
+    out
+}
+
+fn new_game() -> Xiangqi {
+    let options = XiangqiOptions {
+        move_limit: Some(XiangqiOptions::USUAL_MOVE_LIMIT),
+        ..XiangqiOptions::default()
+    };
+    Xiangqi::start(&options, None).unwrap_or_else(|e| panic!("the start: {e:?}"))
+}
+
+/// A player: Qiguan at a level, or an engine over UCI.
+enum Player {
+    Qiguan { engine: Engine, level: Level, full: bool, movetime: u64 },
+    Uci(Uci),
+}
+
+impl Player {
+    fn qiguan(level: u8, seed: u64, movetime: u64) -> Player {
+        Player::Qiguan {
+            engine: Engine::new(16),
+            level: Level::new(level, seed),
+            full: level >= qiguan_core::xiangqi::engine::LEVELS,
+            movetime,
+        }
+    }
+
+    fn choose(&mut self, game: &Xiangqi, moves: &[Move]) -> Result<Option<Move>, String> {
+        match self {
+            Player::Qiguan {
+                engine,
+                level,
+                full,
+                movetime,
+            } => {
+                let limits = if *full {
+                    Limits {
+                        time: Some(Duration::from_millis(*movetime)),
+                        ..Limits::default()
+                    }
+                } else {
+                    level.limits.clone()
+                };
+                let style: Style = level.style.clone();
+                Ok(engine.search(game, &limits, &style, |_| {}).best)
+            }
+            Player::Uci(uci) => uci.best(moves),
+        }
+    }
+}
+
+/// Fairy-Stockfish (or any UCI Xiangqi engine) as a child process.
+struct Uci {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+    movetime: u64,
+}
+
+impl Uci {
+    fn start(path: &str, skill: i32, movetime: u64) -> Result<Uci, String> {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("{path}: {e} (scripts/bench-xiangqi-strength installs it)"))?;
+        let input = child.stdin.take().ok_or("no stdin")?;
+        let output = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        let mut uci = Uci {
+            child,
+            input,
+            output,
+            movetime,
+        };
+        uci.send("uci")?;
+        uci.wait_for("uciok")?;
+        for option in [
+            "setoption name UCI_Variant value xiangqi".to_string(),
+            "setoption name Threads value 1".into(),
+            "setoption name Hash value 16".into(),
+            format!("setoption name Skill Level value {skill}"),
+            "ucinewgame".into(),
+            "isready".into(),
+        ] {
+            uci.send(&option)?;
+        }
+        uci.wait_for("readyok")?;
+        Ok(uci)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.input, "{line}").map_err(|e| e.to_string())?;
+        self.input.flush().map_err(|e| e.to_string())
+    }
+
+    fn wait_for(&mut self, start: &str) -> Result<String, String> {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let n = self.output.read_line(&mut line).map_err(|e| e.to_string())?;
+            if n == 0 {
+                return Err("the engine quit".into());
+            }
+            if line.starts_with(start) {
+                return Ok(line.trim().to_owned());
+            }
+        }
+    }
+
+    fn best(&mut self, moves: &[Move]) -> Result<Option<Move>, String> {
+        let list: Vec<String> = moves.iter().map(ToString::to_string).collect();
+        self.send(&format!("position startpos moves {}", list.join(" ")))?;
+        self.send(&format!("go movetime {}", self.movetime))?;
+        let line = self.wait_for("bestmove")?;
+        let word = line.split_whitespace().nth(1).unwrap_or("(none)");
+        if word == "(none)" {
+            return Ok(None);
+        }
+        word.parse()
+            .map(Some)
+            .map_err(|_| format!("the engine answered {line}"))
+    }
+}
+
+impl Drop for Uci {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// Plays one game; Qiguan's score (1, ½, 0) and how it ended.
+fn play(s: &Settings, opening: &[Move], ours: Color, index: u64) -> Result<(f64, String), String> {
+    let mut qiguan = Player::qiguan(s.level, s.seed ^ index, s.movetime);
+    let mut other = match s.against_level {
+        Some(n) => Player::qiguan(n, s.seed ^ index ^ 0x5555, s.movetime),
+        None => Player::Uci(Uci::start(&s.engine, s.skill, s.movetime)?),
+    };
+    let mut game = new_game();
+    let mut moves = Vec::new();
+    for &m in opening {
+        game.play_move(m).map_err(|e| e.to_string())?;
+        moves.push(m);
+    }
+    while game.outcome().is_none() {
+        if moves.len() >= 400 {
+            return Ok((0.5, "400 plies".into()));
+        }
+        let mover = game.position().side_to_move();
+        let player = if mover == ours { &mut qiguan } else { &mut other };
+        let Some(m) = player.choose(&game, &moves)? else {
+            return Err(format!("no move from {mover:?} in a game not over"));
+        };
+        if let Err(e) = game.play_move(m) {
+            // An illegal move loses (by the rules core's judgement, e.g. a forbidden
+            // repetition the other engine does not know).
+            let score = if mover == ours { 0.0 } else { 1.0 };
+            return Ok((score, format!("{mover:?} played {m}: {e}")));
+        }
+        moves.push(m);
+    }
+    let outcome = game.outcome().cloned().ok_or("no outcome")?;
+    let score = match &outcome.result {
+        GameResult::Win { winners } if winners.contains(&seat_of(ours)) => 1.0,
+        GameResult::Win { .. } => 0.0,
+        _ => 0.5,
+    };
+    Ok((score, format!("{:?} after {} plies", outcome.reason, moves.len())))
+}
+
+fn summary(results: &[(usize, f64, String)]) {
+    let n = results.len() as f64;
+    if n == 0.0 {
+        println!("no games finished");
+        return;
+    }
+    let wins = results.iter().filter(|r| r.1 > 0.75).count();
+    let losses = results.iter().filter(|r| r.1 < 0.25).count();
+    let draws = results.len() - wins - losses;
+    let mean = results.iter().map(|r| r.1).sum::<f64>() / n;
+    let var = results.iter().map(|r| (r.1 - mean).powi(2)).sum::<f64>() / n;
+    let margin = 1.96 * (var / n).sqrt();
+    let elo = |p: f64| {
+        let p = p.clamp(0.001, 0.999);
+        -400.0 * (1.0 / p - 1.0).log10()
+    };
+    println!(
+        "Qiguan: {wins} wins, {draws} draws, {losses} losses of {}: score {:.1}% ± {:.1}%",
+        results.len(),
+        100.0 * mean,
+        100.0 * margin
+    );
+    println!(
+        "Elo difference: {:+.0} (95%: {:+.0} to {:+.0})",
+        elo(mean),
+        elo(mean - margin),
+        elo(mean + margin)
+    );
+}
