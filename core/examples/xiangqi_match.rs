@@ -75,7 +75,9 @@ fn main() {
             std::thread::spawn(move || {
                 loop {
                     let next = queue.lock().ok().and_then(|mut q| q.pop());
-                    let Some((i, opening, ours)) = next else { break };
+                    let Some((i, opening, ours)) = next else {
+                        break;
+                    };
                     match play(&settings, &opening, ours, i as u64) {
                         Ok((score, how)) => {
                             let line = format!(
@@ -145,10 +147,7 @@ fn openings() -> Vec<Vec<Move>> {
     let mut out = Vec::new();
     for red in RED_FIRST {
         for black in BLACK_FIRST {
-            let moves: Vec<Move> = [red, black]
-                .iter()
-                .filter_map(|m| m.parse().ok())
-                .collect();
+            let moves: Vec<Move> = [red, black].iter().filter_map(|m| m.parse().ok()).collect();
             let mut g = new_game();
             if moves.len() == 2 && moves.iter().all(|m| g.play_move(*m).is_ok()) {
                 out.push(moves);
@@ -168,7 +167,12 @@ fn new_game() -> Xiangqi {
 
 /// A player: Qiguan at a level, or an engine over UCI.
 enum Player {
-    Qiguan { engine: Engine, level: Level, full: bool, movetime: u64 },
+    Qiguan {
+        engine: Engine,
+        level: Level,
+        full: bool,
+        movetime: u64,
+    },
     Uci(Uci),
 }
 
@@ -255,7 +259,10 @@ impl Uci {
         let mut line = String::new();
         loop {
             line.clear();
-            let n = self.output.read_line(&mut line).map_err(|e| e.to_string())?;
+            let n = self
+                .output
+                .read_line(&mut line)
+                .map_err(|e| e.to_string())?;
             if n == 0 {
                 return Err("the engine quit".into());
             }
@@ -305,7 +312,11 @@ fn play(s: &Settings, opening: &[Move], ours: Color, index: u64) -> Result<(f64,
             return Ok((0.5, "400 plies".into()));
         }
         let mover = game.position().side_to_move();
-        let player = if mover == ours { &mut qiguan } else { &mut other };
+        let player = if mover == ours {
+            &mut qiguan
+        } else {
+            &mut other
+        };
         let Some(m) = player.choose(&game, &moves)? else {
             return Err(format!("no move from {mover:?} in a game not over"));
         };
@@ -323,7 +334,10 @@ fn play(s: &Settings, opening: &[Move], ours: Color, index: u64) -> Result<(f64,
         GameResult::Win { .. } => 0.0,
         _ => 0.5,
     };
-    Ok((score, format!("{:?} after {} plies", outcome.reason, moves.len())))
+    Ok((
+        score,
+        format!("{:?} after {} plies", outcome.reason, moves.len()),
+    ))
 }
 
 fn summary(results: &[(usize, f64, String)]) {

@@ -28,6 +28,19 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Adds a move.
+    #[inline]
+    pub fn push_move(&mut self, m: Move) {
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+
+    /// Swaps two moves.
+    #[inline]
+    pub fn swap(&mut self, a: usize, b: usize) {
+        self.moves.swap(a, b);
+    }
+
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
     }

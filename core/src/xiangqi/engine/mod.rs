@@ -547,33 +547,37 @@ impl<'a> Searcher<'a> {
         eval::evaluate(&self.pos, self.psq)
     }
 
-    /// Orders moves: the table's move, captures (most valuable victim, least valuable
-    /// attacker), the killers, then quiet moves by history.
-    fn order(&self, list: &MoveList, tt_move: Move, ply: usize) -> Vec<(i32, Move)> {
+    /// Scores moves for ordering: the table's move, captures (most valuable victim, least
+    /// valuable attacker), the killers, then quiet moves by history.
+    fn score_moves(&self, list: &MoveList, tt_move: Move, ply: usize, out: &mut [i32; 192]) {
         let b = &self.pos.board;
-        let mut scored: Vec<(i32, Move)> = list
-            .as_slice()
-            .iter()
-            .map(|&m| {
-                let victim = b[m.to.index()];
-                let attacker = b[m.from.index()];
-                let s = if m == tt_move {
-                    1 << 30
-                } else if victim != 0 {
-                    (1 << 28) + eval::VALUE[(victim & 7) as usize] * 16
-                        - eval::VALUE[(attacker & 7) as usize] / 16
-                } else if m == self.killers[ply][0] {
-                    1 << 27
-                } else if m == self.killers[ply][1] {
-                    (1 << 27) - 1
-                } else {
-                    self.history[attacker as usize][m.to.index()]
-                };
-                (s, m)
-            })
-            .collect();
-        scored.sort_unstable_by_key(|(s, _)| std::cmp::Reverse(*s));
-        scored
+        for (slot, &m) in out.iter_mut().zip(list.as_slice()) {
+            let victim = b[m.to.index()];
+            let attacker = b[m.from.index()];
+            *slot = if m == tt_move {
+                1 << 30
+            } else if victim != 0 {
+                (1 << 28) + eval::VALUE[(victim & 7) as usize] * 16
+                    - eval::VALUE[(attacker & 7) as usize] / 16
+            } else if m == self.killers[ply][0] {
+                1 << 27
+            } else if m == self.killers[ply][1] {
+                (1 << 27) - 1
+            } else {
+                self.history[attacker as usize][m.to.index()]
+            };
+        }
+    }
+
+    /// True if the capture `m` gives up a more valuable piece for a defended one.
+    fn bad_capture(&self, m: Move) -> bool {
+        let b = &self.pos.board;
+        let attacker = eval::VALUE[(b[m.from.index()] & 7) as usize];
+        let victim = eval::VALUE[(b[m.to.index()] & 7) as usize];
+        attacker > victim + 50
+            && self
+                .pos
+                .attacked_by(m.to.index(), self.pos.side_to_move().other())
     }
 
     fn pvs(&mut self, depth: i32, ply: usize, mut alpha: i32, mut beta: i32, null_ok: bool) -> i32 {
@@ -623,6 +627,16 @@ impl<'a> Searcher<'a> {
         let in_check = self.pos.in_check(us);
         let stand = if in_check { -INF } else { self.evaluate() };
 
+        // Reverse futility: far enough above beta that no quiet reply brings it back.
+        if !pv_node
+            && !in_check
+            && depth <= 6
+            && beta.abs() < MATE_BOUND
+            && stand - 90 * depth >= beta
+        {
+            return stand;
+        }
+
         // Null move: give the opponent a free move; if we are still above beta, a real move
         // would be too. Not in check, not with only soldiers and defenders left (zugzwang).
         if null_ok
@@ -645,15 +659,27 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // No table move this deep: search a ply shallower (the table fills for next time).
+        let depth = if tt_move == NONE && depth >= 6 {
+            depth - 1
+        } else {
+            depth
+        };
         let mut list = MoveList::new();
         self.pos.pseudo_moves(&mut list);
-        let ordered = self.order(&list, tt_move, ply);
+        let mut scores = [0i32; 192];
+        self.score_moves(&list, tt_move, ply, &mut scores);
+        let count = list.as_slice().len();
         let mut best = -INF;
         let mut best_move = NONE;
         let mut legal = 0;
         let original_alpha = alpha;
-        for (index, &(_, m)) in ordered.iter().enumerate() {
+        let futile = !pv_node && !in_check && depth <= 3 && stand + 120 + 100 * depth <= alpha;
+        let mut quiets = 0;
+        for index in 0..count {
+            let m = pick(&mut list, &mut scores, index, count);
             let capture = self.pos.board[m.to.index()] != 0;
+            let killer = m == self.killers[ply][0] || m == self.killers[ply][1];
             let undo = self.make(m);
             if self.pos.in_check(us) {
                 self.unmake(m, undo);
@@ -661,6 +687,22 @@ impl<'a> Searcher<'a> {
             }
             legal += 1;
             let gives_check = self.pos.in_check(us.other());
+            if !capture {
+                quiets += 1;
+            }
+            // Quiet moves that cannot matter: far below alpha near the leaves, or late in
+            // a shallow node's list.
+            let late = !pv_node && !in_check && depth <= 3 && quiets > 4 + 3 * depth * depth;
+            if legal > 1
+                && !capture
+                && !gives_check
+                && !killer
+                && best > -MATE_BOUND
+                && (futile || late)
+            {
+                self.unmake(m, undo);
+                continue;
+            }
             let ext = i32::from(gives_check);
             let new_depth = depth - 1 + ext;
             let v = if legal == 1 {
@@ -754,29 +796,28 @@ impl<'a> Searcher<'a> {
             }
             best = stand;
         }
+        let mut all = MoveList::new();
+        self.pos.pseudo_moves(&mut all);
         let mut list = MoveList::new();
-        self.pos.pseudo_moves(&mut list);
         let b = &self.pos.board;
-        let mut moves: Vec<(i32, Move)> = list
-            .as_slice()
-            .iter()
-            .filter(|m| in_check || b[m.to.index()] != 0)
-            .map(|&m| {
-                let victim = b[m.to.index()];
-                let attacker = b[m.from.index()];
-                (
-                    eval::VALUE[(victim & 7) as usize] * 16
-                        - eval::VALUE[(attacker & 7) as usize] / 16,
-                    m,
-                )
-            })
-            .collect();
-        moves.sort_unstable_by_key(|(s, _)| std::cmp::Reverse(*s));
+        for &m in all.as_slice() {
+            if in_check || b[m.to.index()] != 0 {
+                list.push_move(m);
+            }
+        }
+        let mut scores = [0i32; 192];
+        self.score_moves(&list, NONE, ply.min(MAX_PLY), &mut scores);
+        let count = list.as_slice().len();
         let mut legal = 0;
-        for (_, m) in moves {
+        for index in 0..count {
+            let m = pick(&mut list, &mut scores, index, count);
             let victim = self.pos.board[m.to.index()];
-            // Delta pruning: even winning this piece cannot lift the score to alpha.
-            if !in_check && victim != 0 && stand + eval::VALUE[(victim & 7) as usize] + 200 <= alpha
+            // Delta pruning: even winning this piece cannot lift the score to alpha; and a
+            // capture that gives up more than it wins is left out.
+            if !in_check
+                && victim != 0
+                && (stand + eval::VALUE[(victim & 7) as usize] + 200 <= alpha
+                    || self.bad_capture(m))
             {
                 continue;
             }
@@ -806,6 +847,21 @@ impl<'a> Searcher<'a> {
         }
         best
     }
+}
+
+/// Brings the best-scored of the moves from `index` on to `index` and returns it (a lazy
+/// selection sort: a cut-off usually comes before the list is sorted).
+#[inline]
+fn pick(list: &mut MoveList, scores: &mut [i32; 192], index: usize, count: usize) -> Move {
+    let mut best = index;
+    for i in index + 1..count {
+        if scores[i] > scores[best] {
+            best = i;
+        }
+    }
+    scores.swap(index, best);
+    list.swap(index, best);
+    list.as_slice()[index]
 }
 
 /// Chariots count 2, horses and cannons 1: what a side has that can still attack.
