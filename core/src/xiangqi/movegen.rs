@@ -67,6 +67,91 @@ fn piece_code(c: Color, k: Kind) -> u8 {
     Piece::new(c, k).code()
 }
 
+/// Which moves of the side to move could leave its general attacked, when it is not in
+/// check now: the general's own; a piece leaving a line from the general on which an enemy
+/// chariot, cannon (or, on the file, the enemy general) stands further on (it may open the
+/// line or unmake a double screen); a piece entering a line with an enemy cannon on it (it
+/// may become the screen); a piece leaving a horse's leg next to the general with an enemy
+/// horse behind it. Any other move cannot change an attack on the general, so it needs no
+/// make-and-test.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Exposure {
+    king: usize,
+    /// Per direction from the general (up, down, left, right): an enemy chariot, cannon or
+    /// (up or down) general somewhere along it.
+    open: [bool; 4],
+    /// Per direction: an enemy cannon somewhere along it.
+    cannon: [bool; 4],
+    /// Legs next to the general behind which an enemy horse stands (`u8::MAX`: none).
+    legs: [u8; 4],
+}
+
+impl Exposure {
+    pub(crate) fn new(pos: &Position, us: Color) -> Exposure {
+        let b = &pos.board;
+        let them = us.other();
+        let king = pos.kings[us.index()] as usize;
+        let rook = piece_code(them, Kind::Rook);
+        let cannon = piece_code(them, Kind::Cannon);
+        let general = piece_code(them, Kind::King);
+        let mut open = [false; 4];
+        let mut cannons = [false; 4];
+        for (d, ray) in RAYS[king].iter().enumerate() {
+            for &sq in &ray.sq[..ray.len as usize] {
+                let t = b[sq as usize];
+                if t == cannon {
+                    cannons[d] = true;
+                    open[d] = true;
+                } else if t == rook || (t == general && d < 2) {
+                    open[d] = true;
+                }
+            }
+        }
+        let horse = piece_code(them, Kind::Horse);
+        let mut legs = [u8::MAX; 4];
+        let mut n = 0;
+        for (from, leg) in HORSE_ATTACKERS[king].iter() {
+            if b[from] == horse && !legs.contains(&(leg as u8)) && n < 4 {
+                legs[n] = leg as u8;
+                n += 1;
+            }
+        }
+        Exposure {
+            king,
+            open,
+            cannon: cannons,
+            legs,
+        }
+    }
+
+    /// The direction from the general to `sq` if it is on the general's rank or file.
+    #[inline]
+    fn direction(&self, sq: Square) -> Option<usize> {
+        let (kf, kr) = (self.king % 9, self.king / 9);
+        let (f, r) = (sq.file(), sq.rank());
+        if f == kf {
+            Some(if r > kr { 0 } else { 1 })
+        } else if r == kr {
+            Some(if f < kf { 2 } else { 3 })
+        } else {
+            None
+        }
+    }
+
+    /// True if the move needs the full test.
+    #[inline]
+    pub(crate) fn may_expose(&self, m: Move) -> bool {
+        let from = m.from.index();
+        if from == self.king || self.legs.contains(&(from as u8)) {
+            return true;
+        }
+        if self.direction(m.from).is_some_and(|d| self.open[d]) {
+            return true;
+        }
+        self.direction(m.to).is_some_and(|d| self.cannon[d])
+    }
+}
+
 impl Position {
     /// Adds every pseudo-legal move of the side to move (own general may be left attacked).
     pub(crate) fn pseudo_moves(&self, out: &mut MoveList) {
@@ -253,11 +338,18 @@ impl Position {
         }
         let mut list = MoveList::new();
         self.pseudo_moves(&mut list);
+        let us = self.side;
+        let checked = self.in_check(us);
+        let exposure = Exposure::new(self, us);
         let mut nodes = 0;
         for &m in list.as_slice() {
-            let us = self.side;
+            let test = checked || exposure.may_expose(m);
+            if depth == 1 && !test {
+                nodes += 1;
+                continue;
+            }
             let undo = self.make(m);
-            if !self.in_check(us) {
+            if !test || !self.in_check(us) {
                 nodes += if depth == 1 { 1 } else { self.perft(depth - 1) };
             }
             self.unmake(m, undo);

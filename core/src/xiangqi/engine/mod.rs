@@ -17,7 +17,7 @@ mod tt;
 pub use levels::{LEVELS, Level};
 
 use super::board::{Color, Move, Square};
-use super::movegen::MoveList;
+use super::movegen::{Exposure, MoveList};
 use super::position::{Position, Undo};
 use super::repetition::{CycleVerdict, judge_cycle};
 use super::state::{Xiangqi, seat_of};
@@ -674,14 +674,16 @@ impl<'a> Searcher<'a> {
         let mut best_move = NONE;
         let mut legal = 0;
         let original_alpha = alpha;
+        let exposure = Exposure::new(&self.pos, us);
         let futile = !pv_node && !in_check && depth <= 3 && stand + 120 + 100 * depth <= alpha;
         let mut quiets = 0;
         for index in 0..count {
             let m = pick(&mut list, &mut scores, index, count);
             let capture = self.pos.board[m.to.index()] != 0;
             let killer = m == self.killers[ply][0] || m == self.killers[ply][1];
+            let test = in_check || exposure.may_expose(m);
             let undo = self.make(m);
-            if self.pos.in_check(us) {
+            if test && self.pos.in_check(us) {
                 self.unmake(m, undo);
                 continue;
             }
@@ -784,7 +786,9 @@ impl<'a> Searcher<'a> {
             return self.evaluate();
         }
         let us = self.pos.side_to_move();
-        let in_check = qply < 6 && self.pos.in_check(us);
+        let checked = self.pos.in_check(us);
+        // Evasions only so deep; past that a position in check stands as it is.
+        let in_check = qply < 6 && checked;
         let mut best = -INF;
         let stand = self.evaluate();
         if !in_check {
@@ -808,6 +812,7 @@ impl<'a> Searcher<'a> {
         let mut scores = [0i32; 192];
         self.score_moves(&list, NONE, ply.min(MAX_PLY), &mut scores);
         let count = list.as_slice().len();
+        let exposure = Exposure::new(&self.pos, us);
         let mut legal = 0;
         for index in 0..count {
             let m = pick(&mut list, &mut scores, index, count);
@@ -821,8 +826,9 @@ impl<'a> Searcher<'a> {
             {
                 continue;
             }
+            let test = checked || exposure.may_expose(m);
             let undo = self.make(m);
-            if self.pos.in_check(us) {
+            if test && self.pos.in_check(us) {
                 self.unmake(m, undo);
                 continue;
             }

@@ -167,3 +167,33 @@ fn steers_into_a_repetition_the_opponent_may_not_keep_up() {
         Score::Mate(n) => assert!(n > 0, "mated in {n}"),
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+    /// From positions reached by random play, the engine's move is always legal and the game
+    /// not over; none when it is over.
+    #[test]
+    fn the_engine_always_answers_with_a_legal_move(
+        choices in proptest::collection::vec(proptest::prelude::any::<u16>(), 0..80)
+    ) {
+        let mut g = game(crate::xiangqi::START_FEN);
+        for c in choices {
+            if g.outcome().is_some() {
+                break;
+            }
+            let moves = g.position().legal_moves();
+            let m = moves[c as usize % moves.len()];
+            g.play_move(m).expect("a listed move applies");
+        }
+        let mut e = Engine::new(1);
+        let limits = Limits { nodes: Some(3_000), ..Limits::default() };
+        let found = e.search(&g, &limits, &Style::default(), |_| {});
+        match found.best {
+            Some(m) => {
+                proptest::prop_assert!(g.outcome().is_none());
+                proptest::prop_assert!(g.why_illegal(m).is_none(), "{} is illegal", m);
+            }
+            None => proptest::prop_assert!(g.outcome().is_some() || g.position().legal_moves().is_empty()),
+        }
+    }
+}
