@@ -7,8 +7,10 @@
 //! ```text
 //! cargo run --release -p qiguan-core --example xiangqi_match -- \
 //!     [--games 100] [--movetime 500] [--level 10] [--skill 10] [--engine PATH]
-//!     [--against-level N] [--parallel 2] [--seed 1]
+//!     [--against-level N] [--parallel 2] [--seed 1] [--save FILE]
 //! ```
+//! `--save FILE` appends each game as one line, Red's score (`1`, `0.5`, `0`) then its moves,
+//! for tuning the evaluation on real games.
 //! `--skill` is Fairy-Stockfish's `Skill Level` (-20 to 20, 20 = full strength);
 //! `--against-level N` plays Qiguan's level N instead of Fairy-Stockfish. Level games use
 //! each level's own time; `--movetime` applies to full-strength play.
@@ -40,6 +42,7 @@ struct Settings {
     against_level: Option<u8>,
     parallel: usize,
     seed: u64,
+    save: Option<String>,
 }
 
 fn main() {
@@ -79,7 +82,25 @@ fn main() {
                         break;
                     };
                     match play(&settings, &opening, ours, i as u64) {
-                        Ok((score, how)) => {
+                        Ok((score, how, moves)) => {
+                            if let Some(path) = &settings.save {
+                                let red = if ours == Color::Red {
+                                    score
+                                } else {
+                                    1.0 - score
+                                };
+                                let list: Vec<String> =
+                                    moves.iter().map(ToString::to_string).collect();
+                                let line = format!("{red} {}\n", list.join(" "));
+                                let written = std::fs::OpenOptions::new()
+                                    .create(true)
+                                    .append(true)
+                                    .open(path)
+                                    .and_then(|mut f| f.write_all(line.as_bytes()));
+                                if let Err(e) = written {
+                                    eprintln!("{path}: {e}");
+                                }
+                            }
                             let line = format!(
                                 "game {:>3}: Qiguan {} {} ({how})",
                                 i + 1,
@@ -118,6 +139,7 @@ fn read_args() -> Result<Settings, String> {
         against_level: None,
         parallel: 2,
         seed: 1,
+        save: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -135,6 +157,7 @@ fn read_args() -> Result<Settings, String> {
             "--against-level" => s.against_level = Some(value.parse().map_err(bad)?),
             "--parallel" => s.parallel = value.parse().map_err(bad)?,
             "--seed" => s.seed = value.parse().map_err(bad)?,
+            "--save" => s.save = Some(value.clone()),
             other => return Err(format!("unknown argument {other}")),
         }
         i += 2;
@@ -294,8 +317,11 @@ impl Drop for Uci {
     }
 }
 
-/// Plays one game; Qiguan's score (1, ½, 0) and how it ended.
-fn play(s: &Settings, opening: &[Move], ours: Color, index: u64) -> Result<(f64, String), String> {
+/// Qiguan's score in a game (1, ½, 0), how it ended, and its moves.
+type Played = (f64, String, Vec<Move>);
+
+/// Plays one game.
+fn play(s: &Settings, opening: &[Move], ours: Color, index: u64) -> Result<Played, String> {
     let mut qiguan = Player::qiguan(s.level, s.seed ^ index, s.movetime);
     let mut other = match s.against_level {
         Some(n) => Player::qiguan(n, s.seed ^ index ^ 0x5555, s.movetime),
@@ -309,7 +335,7 @@ fn play(s: &Settings, opening: &[Move], ours: Color, index: u64) -> Result<(f64,
     }
     while game.outcome().is_none() {
         if moves.len() >= 400 {
-            return Ok((0.5, "400 plies".into()));
+            return Ok((0.5, "400 plies".into(), moves));
         }
         let mover = game.position().side_to_move();
         let player = if mover == ours {
@@ -324,7 +350,7 @@ fn play(s: &Settings, opening: &[Move], ours: Color, index: u64) -> Result<(f64,
             // An illegal move loses (by the rules core's judgement, e.g. a forbidden
             // repetition the other engine does not know).
             let score = if mover == ours { 0.0 } else { 1.0 };
-            return Ok((score, format!("{mover:?} played {m}: {e}")));
+            return Ok((score, format!("{mover:?} played {m}: {e}"), moves));
         }
         moves.push(m);
     }
@@ -334,10 +360,8 @@ fn play(s: &Settings, opening: &[Move], ours: Color, index: u64) -> Result<(f64,
         GameResult::Win { .. } => 0.0,
         _ => 0.5,
     };
-    Ok((
-        score,
-        format!("{:?} after {} plies", outcome.reason, moves.len()),
-    ))
+    let how = format!("{:?} after {} plies", outcome.reason, moves.len());
+    Ok((score, how, moves))
 }
 
 fn summary(results: &[(usize, f64, String)]) {
