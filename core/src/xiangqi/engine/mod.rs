@@ -31,8 +31,10 @@ use tt::{Bound, Table};
 pub const MATE: i32 = 30_000;
 /// Scores beyond this (in either sign) are mates.
 const MATE_BOUND: i32 = MATE - 1_000;
-/// A win by the repetition rules (the opponent must break off or lose), `ply` away.
-const RULE_WIN: i32 = 20_000;
+/// A win by the repetition rules (the opponent must break off or lose), `ply` away: scored
+/// as a mate that far away, so that a lost side prefers the longest way to lose, whether by
+/// mate or by the rules, and a winning side the shortest.
+const RULE_WIN: i32 = MATE;
 /// The deepest a search goes.
 pub const MAX_PLY: usize = 128;
 const INF: i32 = MATE + 1;
