@@ -385,6 +385,15 @@ pub struct Flushed {
     pub unsaid: Vec<(GameId, String)>,
 }
 
+impl Flushed {
+    /// Notes that a game changed (once).
+    fn touch(&mut self, id: GameId) {
+        if !self.changed.contains(&id) {
+            self.changed.push(id);
+        }
+    }
+}
+
 /// The correspondence engine over the local store.
 #[derive(Debug)]
 pub struct Correspondence {
@@ -672,16 +681,12 @@ impl Correspondence {
                         .ok_or_else(|| SyncError::Protocol("no said_seq".into()))?;
                     self.store.phrase_sent(queued.id, seq)?;
                     self.mirror(&remote, &view)?;
-                    if !done.changed.contains(&queued.game_id) {
-                        done.changed.push(queued.game_id);
-                    }
+                    done.touch(queued.game_id);
                 }
                 Err(SyncError::Refused { code, .. }) => {
                     self.store.drop_phrase(queued.id)?;
                     done.unsaid.push((queued.game_id, code));
-                    if !done.changed.contains(&queued.game_id) {
-                        done.changed.push(queued.game_id);
-                    }
+                    done.touch(queued.game_id);
                 }
                 Err(e) => return Err(e),
             }
@@ -731,10 +736,8 @@ impl Correspondence {
                 Ok(view) => {
                     self.store.unqueue(entry.id)?;
                     let hidden = view.actions.is_none();
-                    if (self.mirror(&remote, &view)? || hidden)
-                        && !done.changed.contains(&entry.game_id)
-                    {
-                        done.changed.push(entry.game_id);
+                    if self.mirror(&remote, &view)? || hidden {
+                        done.touch(entry.game_id);
                     }
                     done.sent += 1;
                 }

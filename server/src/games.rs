@@ -630,12 +630,11 @@ impl Games {
         seat: u8,
         req: SubmitAction,
     ) -> Result<SeatView, ApiError> {
-        if req.client_action_id.is_empty() || req.client_action_id.len() > 64 {
-            return Err(ApiError::invalid(
-                "bad-client-action-id",
-                "client_action_id must be 1 to 64 characters",
-            ));
-        }
+        client_id(
+            &req.client_action_id,
+            "bad-client-action-id",
+            "client_action_id must be 1 to 64 characters",
+        )?;
         let slot = self.slot(game_id)?;
         let mut state = slot.state.lock().await;
         if let Some(&ply) = state.client_ids.get(&req.client_action_id) {
@@ -708,12 +707,11 @@ impl Games {
         seat: u8,
         req: SubmitPhrase,
     ) -> Result<SeatView, ApiError> {
-        if req.client_phrase_id.is_empty() || req.client_phrase_id.len() > 64 {
-            return Err(ApiError::invalid(
-                "bad-client-phrase-id",
-                "client_phrase_id must be 1 to 64 characters",
-            ));
-        }
+        client_id(
+            &req.client_phrase_id,
+            "bad-client-phrase-id",
+            "client_phrase_id must be 1 to 64 characters",
+        )?;
         if !qiguan_core::phrase::is_phrase(&req.phrase) {
             return Err(ApiError::invalid(
                 "unknown-phrase",
@@ -827,6 +825,14 @@ fn filled(seats: &[Option<Hash>], bots: &[Option<Strength>]) -> bool {
         .iter()
         .zip(bots)
         .all(|(token, bot)| token.is_some() || bot.is_some())
+}
+
+/// Checks a client's id for an action or a phrase: 1 to 64 characters.
+fn client_id(id: &str, code: &'static str, message: &'static str) -> Result<(), ApiError> {
+    if id.is_empty() || id.len() > 64 {
+        return Err(ApiError::invalid(code, message));
+    }
+    Ok(())
 }
 
 /// Reads and checks the computer seats a create request asks for.

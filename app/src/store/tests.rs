@@ -421,6 +421,47 @@ fn a_failed_step_inside_a_transaction_undoes_only_itself() {
     assert_eq!(store.setting("inner").unwrap(), None);
 }
 
+/// What the sync worker relies on to mirror a view: another connection (the screen's) sees
+/// all of the writes or none, and the caller's own error undoes them.
+#[test]
+fn atomic_work_is_seen_whole_by_other_connections_and_undone_by_its_own_errors() {
+    #[derive(Debug)]
+    enum Mine {
+        Store,
+        Refused,
+    }
+    impl From<StoreError> for Mine {
+        fn from(_: StoreError) -> Self {
+            Mine::Store
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut writer = Store::open_dir(dir.path()).unwrap();
+    let reader = Store::open_dir(dir.path()).unwrap();
+    let done: Result<(), Mine> = writer.atomically(|s| {
+        s.set_setting("invite", "cleared")?;
+        assert_eq!(
+            reader.setting("invite").unwrap(),
+            None,
+            "half of it is not seen"
+        );
+        s.set_setting("view", "joined")?;
+        Ok(())
+    });
+    done.unwrap();
+    assert_eq!(
+        reader.setting("invite").unwrap().as_deref(),
+        Some("cleared")
+    );
+    assert_eq!(reader.setting("view").unwrap().as_deref(), Some("joined"));
+    let failed: Result<(), Mine> = writer.atomically(|s| {
+        s.set_setting("view", "older")?;
+        Err(Mine::Refused)
+    });
+    assert!(matches!(failed, Err(Mine::Refused)));
+    assert_eq!(reader.setting("view").unwrap().as_deref(), Some("joined"));
+}
+
 #[test]
 fn a_version_4_game_gains_computer_seats_on_the_move_to_version_5() {
     let dir = tempfile::tempdir().unwrap();

@@ -25,7 +25,8 @@ pub(crate) struct Undo {
     pub halfmove: u32,
 }
 
-const fn splitmix(mut x: u64) -> u64 {
+/// SplitMix64's finaliser: the Zobrist keys, and the engine's deterministic whims.
+pub(crate) const fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = x;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -126,11 +126,10 @@ pub(crate) fn judge_repetition(
             .collect();
         violation(&plies, chase_loses)
     };
-    let (red, black) = (verdict(Color::Red), verdict(Color::Black));
-    let loser = match (red, black) {
-        (a, b) if a == b => None,
-        (Violation::Check, _) | (Violation::Chase, Violation::None) => Some(Color::Red),
-        _ => Some(Color::Black),
+    let loser = match first_loses(verdict(Color::Red), verdict(Color::Black)) {
+        None => None,
+        Some(true) => Some(Color::Red),
+        Some(false) => Some(Color::Black),
     };
     Some(match loser {
         None => Outcome::draw(EndReason::Repetition),
@@ -143,6 +142,17 @@ pub(crate) fn judge_repetition(
             Outcome::win(seat_of(color.other()), reason)
         }
     })
+}
+
+/// Which of two sides, each with its violation in a repeated span, loses: `Some(true)` the
+/// first, `Some(false)` the second, `None` (a draw) when both did alike. Perpetual check
+/// weighs more than perpetual chase.
+fn first_loses(first: Violation, second: Violation) -> Option<bool> {
+    match (first, second) {
+        (a, b) if a == b => None,
+        (Violation::Check, _) | (Violation::Chase, Violation::None) => Some(true),
+        _ => Some(false),
+    }
 }
 
 /// Classifies one side's plies in the repeated span.
@@ -219,9 +229,9 @@ pub(crate) fn judge_cycle(pos: &Position, cycle: &[Move], chase_loses: bool) -> 
         }
     }
     let judge = |plies: &[Ply]| violation(&plies.iter().collect::<Vec<_>>(), chase_loses);
-    match (judge(&ours), judge(&theirs)) {
-        (a, b) if a == b => CycleVerdict::Draw,
-        (Violation::Check, _) | (Violation::Chase, Violation::None) => CycleVerdict::MoverLoses,
-        _ => CycleVerdict::MoverWins,
+    match first_loses(judge(&ours), judge(&theirs)) {
+        None => CycleVerdict::Draw,
+        Some(true) => CycleVerdict::MoverLoses,
+        Some(false) => CycleVerdict::MoverWins,
     }
 }

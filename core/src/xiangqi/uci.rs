@@ -310,10 +310,7 @@ impl Session {
         if let Some(ms) = given {
             let t = Duration::from_millis(ms);
             limits.time = Some(limits.time.map_or(t, |own| own.min(t)));
-        } else if top || go.infinite {
-            limits.time = None;
-        }
-        if go.infinite {
+        } else if go.infinite {
             limits.time = None;
         }
         if let Some(d) = go.depth {

@@ -18,7 +18,7 @@ pub use levels::{LEVELS, Level};
 
 use super::board::{Color, Move, Square};
 use super::movegen::{Exposure, MoveList};
-use super::position::{Position, Undo};
+use super::position::{Position, Undo, splitmix};
 use super::repetition::{CycleVerdict, judge_cycle};
 use super::state::{Xiangqi, seat_of};
 use crate::game::Rules;
@@ -885,14 +885,6 @@ fn reduction(depth: i32, index: usize) -> i32 {
     let d = (depth as f32).ln();
     let i = (index as f32).ln();
     ((0.5 + d * i / 2.2) as i32).clamp(1, depth - 1)
-}
-
-const fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = x;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]
