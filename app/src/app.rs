@@ -117,10 +117,17 @@ impl App {
         self.ctx.data_dir.join(DB_FILE)
     }
 
-    /// Handles the sync worker's reports now (the running app does this as they arrive; tests
-    /// with no event loop call it).
+    /// Handles the sync worker's reports and the replies of finished thinking (a computer's
+    /// move) now: the running app does this as they arrive; tests with no event loop call it.
     pub fn drain_sync(&self) {
         self.ctx.drain_sync();
+        self.ctx.drain_replies();
+    }
+
+    /// How many searches (the computer's move, a hint) have been started whose answers have
+    /// not been handled yet: tests wait for it to reach 0 (with [`App::drain_sync`]).
+    pub fn thinking_in_flight(&self) -> usize {
+        self.ctx.thinking_in_flight()
     }
 
     /// Shows the window and runs the event loop until it closes.

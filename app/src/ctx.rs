@@ -30,6 +30,8 @@ pub struct Ctx {
     /// Where the sounds go.
     pub(crate) speaker: crate::sound::Speaker,
     pub(crate) notifier: crate::notify::Notifier,
+    /// Replies of work running on other threads (a computer's search).
+    pub(crate) replies: crate::thinking::Replies,
 }
 
 impl std::fmt::Debug for Ctx {
@@ -79,6 +81,7 @@ impl Ctx {
             back_stack: RefCell::default(),
             speaker,
             notifier: crate::notify::Notifier::default(),
+            replies: crate::thinking::Replies::default(),
         }
     }
 

@@ -17,6 +17,7 @@ pub mod stats;
 mod storage;
 pub mod store;
 pub mod sync;
+mod thinking;
 
 pub use app::{App, AppOptions, default_data_dir, init, run, run_with};
 pub use qiguan_ui as ui;

@@ -103,12 +103,13 @@ pub struct Statistics {
 pub const MONTHS: usize = 6;
 
 /// Your seat and your opponent in a game, when the game has one person's side to count.
-/// Only Aeroplane chess's computers have two strengths; the other games' play at one.
+/// Aeroplane chess's computers have two strengths and Xiangqi's ten levels; the other games'
+/// play at one.
 fn your_side(g: &FinishedGame) -> Option<(u8, Opponent)> {
     if g.mode == Mode::Imported {
         return None;
     }
-    let strengths = g.kind == GameKind::Aeroplane;
+    let strengths = matches!(g.kind, GameKind::Aeroplane | GameKind::Xiangqi);
     let computer = |s: Strength| Opponent::Computer(strengths.then_some(s));
     if let Some(seat) = g.remote_seat {
         let others: Vec<&str> = g
@@ -314,7 +315,7 @@ mod tests {
             Some(Strength::Easy),
         ];
         let mut strong = game(GameKind::Xiangqi, Mode::Computer(1), "draw", now - 2 * DAY);
-        strong.computers = vec![None, Some(Strength::Strong)];
+        strong.computers = vec![None, Some(Strength::Level(5))];
         let games = [
             // The computer plays Black (seat 1): Red's win is yours.
             game(GameKind::Xiangqi, Mode::Computer(1), "win:0", now - DAY),
@@ -358,10 +359,18 @@ mod tests {
         assert_eq!((s.games[1].kind, s.games[1].played), (GameKind::Junqi, 2));
         assert_eq!(s.games[1].yours.wins, 1, "the correspondence game");
         assert_eq!(s.games[2].yours.losses, 1, "a computer seat finished first");
-        // Opponents: the computer (4 Xiangqi games: only Aeroplane chess's computers have
-        // strengths), then one each.
+        // Opponents: the computer (3 Xiangqi games that kept no level), then one each: the
+        // engine at level 5, Ann, the Aeroplane computers.
         assert_eq!(s.opponents[0].0, Opponent::Computer(None));
-        assert_eq!(s.opponents[0].1.total(), 4);
+        assert_eq!(s.opponents[0].1.total(), 3);
+        assert!(s.opponents.contains(&(
+            Opponent::Computer(Some(Strength::Level(5))),
+            Tally {
+                wins: 0,
+                draws: 1,
+                losses: 0
+            }
+        )));
         assert!(s.opponents.contains(&(
             Opponent::Person("Ann".into()),
             Tally {
@@ -371,8 +380,7 @@ mod tests {
             }
         )));
         assert!(s.opponents.iter().any(|(o, _)| *o == Opponent::Computers));
-        assert_eq!(s.opponents[0].1.draws, 1);
-        assert_eq!(s.opponents.len(), 3);
+        assert_eq!(s.opponents.len(), 4);
         // Six months to November 2026; this month has everything but the Aeroplane game
         // (October) and the old one.
         assert_eq!(s.months.len(), MONTHS);

@@ -213,6 +213,7 @@ impl GameStorage for MemoryStorage {
             moves: 0,
             result: None,
             reason: None,
+            computers: computers.to_vec(),
         };
         self.games.push(GameRecord {
             stored: StoredGame { summary, record },

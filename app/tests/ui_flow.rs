@@ -400,8 +400,10 @@ fn statistics_count_the_finished_games_from_your_side() {
     gs.set_show_end_dialog(false);
     press(&app, "Back");
 
-    // A Xiangqi game between two people, drawn by agreement: played, nobody's result.
+    // A Xiangqi game between two people, drawn by agreement: played, nobody's result. (New
+    // game remembers the computer as the opponent: a person is chosen again.)
     press(&app, "New Xiangqi game");
+    press(&app, "A person here");
     press(&app, "Start game");
     tap_move(&app, "h3", "e3");
     press(&app, "Offer draw");

@@ -1,8 +1,10 @@
 //! Seats at the table and per-seat containers.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::{Index, IndexMut};
+use std::str::FromStr;
 
 /// The largest number of seats any game has (Aeroplane chess).
 pub const MAX_SEATS: usize = 4;
@@ -161,14 +163,117 @@ mod tests {
     }
 }
 
-/// How well a computer player in a seat plays. Only Aeroplane chess's computers have two
-/// strengths for now; the other games' play at one.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
+/// How well a computer player in a seat plays. Aeroplane chess's computers have two
+/// strengths; Xiangqi's engine has ten levels; the other games' computers play at one.
+///
+/// Stored and sent as text: `easy`, `strong`, `level-1` … `level-10`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Strength {
     /// Aeroplane chess: captures when it can, otherwise plays loosely.
     Easy,
     /// Aeroplane chess: weighs progress, captures and the risk of being hit.
     #[default]
     Strong,
+    /// Xiangqi: the engine at this level, 1 (a beginner) to [`Strength::TOP_LEVEL`].
+    Level(u8),
+}
+
+impl Strength {
+    /// The highest level.
+    pub const TOP_LEVEL: u8 = 10;
+
+    /// The engine at `level`, if it is one of the levels.
+    pub fn level(level: u8) -> Option<Strength> {
+        (1..=Self::TOP_LEVEL)
+            .contains(&level)
+            .then_some(Strength::Level(level))
+    }
+
+    /// The level a Xiangqi engine plays at for this strength: the level itself, or a
+    /// middling level for the two-strength names (a server asked for "easy").
+    pub fn engine_level(self) -> u8 {
+        match self {
+            Strength::Easy => 3,
+            Strength::Strong => 7,
+            Strength::Level(n) => n.clamp(1, Self::TOP_LEVEL),
+        }
+    }
+}
+
+impl fmt::Display for Strength {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Strength::Easy => f.write_str("easy"),
+            Strength::Strong => f.write_str("strong"),
+            Strength::Level(n) => write!(f, "level-{n}"),
+        }
+    }
+}
+
+impl FromStr for Strength {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Strength, String> {
+        match text {
+            "easy" => Ok(Strength::Easy),
+            "strong" => Ok(Strength::Strong),
+            _ => text
+                .strip_prefix("level-")
+                .filter(|n| !n.starts_with('0') && !n.starts_with('+'))
+                .and_then(|n| n.parse().ok())
+                .and_then(Strength::level)
+                .ok_or_else(|| {
+                    format!(
+                        "unknown strength {text:?}: easy, strong or level-1 to level-{}",
+                        Strength::TOP_LEVEL
+                    )
+                }),
+        }
+    }
+}
+
+impl Serialize for Strength {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Strength {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Strength, D::Error> {
+        let text = Cow::<'de, str>::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod strength_tests {
+    use super::Strength;
+
+    #[test]
+    fn strengths_are_stored_as_text_and_levels_stay_in_range() {
+        for (strength, text) in [
+            (Strength::Easy, "\"easy\""),
+            (Strength::Strong, "\"strong\""),
+            (Strength::Level(1), "\"level-1\""),
+            (Strength::Level(10), "\"level-10\""),
+        ] {
+            assert_eq!(serde_json::to_string(&strength).unwrap(), text);
+            assert_eq!(serde_json::from_str::<Strength>(text).unwrap(), strength);
+        }
+        for bad in [
+            "\"level-0\"",
+            "\"level-11\"",
+            "\"level-05\"",
+            "\"level-+5\"",
+            "\"level-\"",
+            "\"Strong\"",
+            "5",
+            "{\"level\":5}",
+        ] {
+            assert!(serde_json::from_str::<Strength>(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Strength::level(0), None);
+        assert_eq!(Strength::level(11), None);
+        assert_eq!(Strength::Level(4).engine_level(), 4);
+    }
 }

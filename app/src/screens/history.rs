@@ -2,7 +2,7 @@
 
 use super::{handler, handler0};
 use crate::ctx::Ctx;
-use crate::store::{GameId, HistoryFilter, Mode, NewGame, ResultFilter, Standing};
+use crate::store::{ComputerFilter, GameId, HistoryFilter, Mode, NewGame, ResultFilter, Standing};
 use qiguan_core::AnyMatch;
 use qiguan_ui::{HistoryAdapter, ImportProblem, Texts};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
@@ -43,8 +43,14 @@ pub fn filter_of(a: &HistoryAdapter<'_>, now: i64) -> HistoryFilter {
         mode: match a.get_mode_filter() {
             1 => Some(Mode::PassAndPlay),
             2 => Some(Mode::Imported),
+            3 => Some(Mode::Correspondence),
             _ => None,
         },
+        // 4: against the computer, narrowed by the side it played and its level.
+        computer: (a.get_mode_filter() == 4).then(|| ComputerFilter {
+            seat: u8::try_from(a.get_computer_side_filter() - 1).ok(),
+            level: u8::try_from(a.get_level_filter()).ok().filter(|&n| n > 0),
+        }),
         since: match a.get_date_filter() {
             1 => Some(start_of_today(now)),
             2 => Some(now - 7 * DAY_MS),

@@ -71,6 +71,7 @@ fn connect_session(ctx: &Rc<Ctx>) {
     let a = ui.global::<qiguan_ui::GameSession>();
     a.on_handover_done(call(Call::HandoverDone));
     a.on_undo(call(Call::Undo));
+    a.on_hint(call(Call::Hint));
     a.on_resign(call(Call::Resign));
     a.on_offer_draw(call(Call::OfferDraw));
     a.on_review(call(Call::Review));

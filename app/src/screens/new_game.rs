@@ -48,6 +48,14 @@ pub fn chosen_online(ui: &AppWindow, side: u8) -> (GameKind, OnlineChoice) {
 /// The players' names and each seat's computer, for a two-seat game against a person or the
 /// computer (the choice New game offers with its opponent buttons).
 pub(crate) fn two_seats(ui: &AppWindow) -> (Vec<String>, Vec<Option<Strength>>) {
+    two_seats_at(ui, Strength::Strong)
+}
+
+/// As [`two_seats`], the computer (if chosen) at `strength`.
+pub(crate) fn two_seats_at(
+    ui: &AppWindow,
+    strength: Strength,
+) -> (Vec<String>, Vec<Option<Strength>>) {
     let a = ui.global::<NewGameAdapter>();
     if a.get_opponent() == 1 {
         let human = if a.get_human_seat() == 1 {
@@ -63,7 +71,7 @@ pub(crate) fn two_seats(ui: &AppWindow) -> (Vec<String>, Vec<Option<Strength>>) 
         let mut names = vec![String::new(), String::new()];
         names[bot.index()] = crate::sync::COMPUTER_NAME.into();
         let mut computers = vec![None, None];
-        computers[bot.index()] = Some(Strength::Strong);
+        computers[bot.index()] = Some(strength);
         (names, computers)
     } else {
         (

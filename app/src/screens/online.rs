@@ -7,16 +7,10 @@ use crate::online::{Command, Event, Worker};
 use crate::store::GameId;
 use qiguan_ui::{GameRow, OnlineAdapter, Screen};
 use slint::{ComponentHandle, ModelRc, VecModel};
-use std::cell::RefCell;
-use std::rc::{Rc, Weak};
+use std::rc::Rc;
 
 /// The server used until the player sets another.
 pub const DEFAULT_SERVER: &str = "http://127.0.0.1:8080";
-
-thread_local! {
-    /// The context, for events that arrive through the Slint event loop.
-    static CONTEXT: RefCell<Weak<Ctx>> = const { RefCell::new(Weak::new()) };
-}
 
 /// Reads the server setting and starts the sync worker (when the history is open).
 pub fn start(ctx: &Rc<Ctx>) {
@@ -26,17 +20,13 @@ pub fn start(ctx: &Rc<Ctx>) {
         .flatten()
         .unwrap_or_else(|| DEFAULT_SERVER.to_owned());
     *ctx.server.borrow_mut() = server;
-    CONTEXT.with(|c| *c.borrow_mut() = Rc::downgrade(ctx));
+    crate::thinking::set_context(ctx);
     if ctx.store.borrow().is_none() {
         return;
     }
     let (worker, events) = Worker::start(ctx.data_dir.clone(), || {
         // Runs on the worker thread: hop to the UI thread, where the context lives.
-        let _ = slint::invoke_from_event_loop(|| {
-            if let Some(ctx) = CONTEXT.with(|c| c.borrow().upgrade()) {
-                ctx.drain_sync();
-            }
-        });
+        crate::thinking::on_ui_thread(|ctx| ctx.drain_sync());
     });
     *ctx.worker.borrow_mut() = Some(worker);
     *ctx.sync_events.borrow_mut() = Some(events);

@@ -1,8 +1,8 @@
 //! How a stored game shows as a row of the home, history and correspondence lists: its
 //! players, date, result and the seat to move, named as its game names them (the registry).
 
-use crate::store::{GameSummary, Store, replay};
-use qiguan_core::ToAct;
+use crate::store::{GameSummary, Mode, Store, replay};
+use qiguan_core::{Strength, ToAct};
 use qiguan_ui::{GameOutcome, GameRow, ResultKind};
 
 /// Converts a stored summary to a list row; `to_move` is -1 when not known.
@@ -17,7 +17,20 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
         players: players.into(),
         date: format_date(s.updated_at).into(),
         plies: s.moves as i32,
-        mode: s.mode.as_str().into(),
+        mode: match s.mode {
+            Mode::Computer(_) => "computer",
+            mode => mode.as_str(),
+        }
+        .into(),
+        level: s
+            .computers
+            .iter()
+            .flatten()
+            .find_map(|c| match c {
+                Strength::Level(n) => Some(i32::from(*n)),
+                _ => None,
+            })
+            .unwrap_or(0),
         outcome,
         waiting_join: false,
         to_move,

@@ -15,6 +15,7 @@ use crate::online::Command;
 use crate::random::os_pick;
 use crate::sound::Sound;
 use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing};
+use crate::thinking::{self, Work};
 use qiguan_core::Strength;
 use qiguan_core::{
     Action, Actor, GameResult, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
@@ -26,12 +27,16 @@ use serde::de::DeserializeOwned;
 use slint::{ComponentHandle, ModelRc, SharedString, Timer, TimerMode, VecModel};
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// What a game brings to the shared session: its board, how a tap becomes a move, its New
 /// game options and its computer. Everything else (storing, the outbox, whose turn shows, draws,
 /// resignation, undo, review, the end) is the session's.
-pub(crate) trait GameScreen: Rules<View: DeserializeOwned> + Sized + 'static {
+pub(crate) trait GameScreen:
+    Rules<View: DeserializeOwned, Move: Send> + Sized + 'static
+{
     /// What the screen keeps of its own (its models, and state between taps).
     type Board: Default + 'static;
     /// A place on the board a tap selects.
@@ -92,6 +97,22 @@ pub(crate) trait GameScreen: Rules<View: DeserializeOwned> + Sized + 'static {
     ) -> Option<Self::Move> {
         None
     }
+    /// The computer's move worked out on a thread of its own, for a game whose computer
+    /// searches for a while (Xiangqi's engine): the search, which stops early when its flag
+    /// is set. `None`: [`GameScreen::computer_move`] answers at once, on the UI thread.
+    fn computer_search(
+        _view: &Self::View,
+        _seat: Seat,
+        _options: &Self::Options,
+        _strength: Strength,
+    ) -> Option<Search<Self::Move>> {
+        None
+    }
+    /// The move the game would suggest to the person to act (a hint), worked out on a thread
+    /// of its own; `None` for a game that gives no hints.
+    fn hint_search(_session: &Session<Self>) -> Option<Search<Self::Move>> {
+        None
+    }
     /// Opens the review of a stored game on a screen of its own; false when the review is
     /// the session's (the same screen, stepping through the actions).
     fn review_elsewhere(_ctx: &Rc<Ctx>, _id: GameId) -> bool {
@@ -105,6 +126,47 @@ pub(crate) trait GameScreen: Rules<View: DeserializeOwned> + Sized + 'static {
     /// capture, a battle, check, the die), if anything. The end's sound is the session's.
     fn sound(_before: &Self::View, _after: &Self::View) -> Option<Sound> {
         None
+    }
+}
+
+/// A search for a move on a thread of its own: it stops early when its flag is set.
+pub(crate) type Search<M> = Box<dyn FnOnce(Arc<AtomicBool>) -> Option<M> + Send>;
+
+/// A search running for the session, for the game as it stood after `at` actions.
+#[derive(Debug)]
+pub(crate) struct Thinking {
+    pub at: usize,
+    /// This search's own number: its reply is taken only while it is still the one waited
+    /// for (the game may have come back to `at` actions by another way: an undo, a new move).
+    token: u64,
+    /// Dropping it stops the search.
+    _work: Work,
+}
+
+impl Thinking {
+    /// Starts `search` on its own thread; `reply` gets its token and what it found.
+    fn start<M: Send + 'static>(
+        ctx: &Rc<Ctx>,
+        at: usize,
+        search: Search<M>,
+        reply: impl FnOnce(&Rc<Ctx>, u64, Option<M>) + Send + 'static,
+    ) -> Thinking {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        let token = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let work = thinking::spawn(ctx, move |stop| {
+            let found = search(stop);
+            Box::new(move |ctx: &Rc<Ctx>| reply(ctx, token, found))
+        });
+        Thinking {
+            at,
+            token,
+            _work: work,
+        }
+    }
+
+    /// Whether this is the search with `token`.
+    fn is(this: &Option<Thinking>, token: u64) -> bool {
+        this.as_ref().is_some_and(|t| t.token == token)
     }
 }
 
@@ -188,6 +250,12 @@ pub(crate) struct Session<G: GameScreen> {
     pub timer: Timer,
     /// A correspondence game's newest preset phrases, oldest first.
     pub phrases: Vec<crate::store::Phrase>,
+    /// The computer's search for its move, while it runs.
+    pub thinking: Option<Thinking>,
+    /// The search for a hint, while it runs.
+    pub hinting: Option<Thinking>,
+    /// The hint found for the game after so many actions (`None`: no move to suggest).
+    pub hint: Option<(usize, Option<G::Move>)>,
 }
 
 impl<G: GameScreen> Session<G> {
@@ -266,6 +334,50 @@ impl<G: GameScreen> Session<G> {
                 || game.legal_actions(actor).contains(&Action::AcceptDraw);
             due.then_some((seat, strength))
         })
+    }
+
+    /// The computer on this device is working out its move.
+    pub fn computer_thinking(&self) -> bool {
+        self.thinking
+            .as_ref()
+            .is_some_and(|t| t.at == self.version())
+            && self.computer_to_act().is_some()
+    }
+
+    /// The hint for the game as it stands, once found.
+    pub fn current_hint(&self) -> Option<G::Move> {
+        match &self.hint {
+            Some((at, mv)) if *at == self.version() && self.person_to_act() => mv.clone(),
+            _ => None,
+        }
+    }
+
+    /// A hint may be asked for: a person on this device to act in a game of this device's
+    /// own, no hint shown or being found for this position.
+    pub fn can_hint(&self) -> bool {
+        self.remote.is_none()
+            && self.person_to_act()
+            && self.hinting.is_none()
+            && self
+                .hint
+                .as_ref()
+                .is_none_or(|(at, _)| *at != self.version())
+            && G::hint_search(self).is_some()
+    }
+
+    /// Stops searches for a position the game has left (after a move, an undo), and forgets
+    /// a hint for it.
+    fn forget_stale_searches(&mut self) {
+        let now = self.version();
+        if self.thinking.as_ref().is_some_and(|t| t.at != now) {
+            self.thinking = None;
+        }
+        if self.hinting.as_ref().is_some_and(|t| t.at != now) {
+            self.hinting = None;
+        }
+        if self.hint.as_ref().is_some_and(|(at, _)| *at != now) {
+            self.hint = None;
+        }
     }
 
     /// The viewer is a person on this device who may act now.
@@ -425,6 +537,8 @@ pub(crate) enum Call {
     NewGame,
     /// A preset phrase to the other seats (core's `phrase::PHRASES`).
     Say(&'static str),
+    /// The person to act asks for a suggested move.
+    Hint,
 }
 
 /// The deployment controls' calls (the `Deployment` global).
@@ -445,6 +559,7 @@ fn call<G: GameScreen>(ctx: &Rc<Ctx>, call: Call) {
         Call::Resign => return viewer_acts::<G>(ctx, Action::Resign),
         Call::OfferDraw => return viewer_acts::<G>(ctx, Action::OfferDraw),
         Call::Undo => return undo::<G>(ctx),
+        Call::Hint => start_hint::<G>(ctx),
         Call::Arrange(what) => return G::arrange(ctx, what),
         Call::AnswerDraw(accept) => return answer_draw::<G>(ctx, accept),
         Call::Review => {
@@ -493,11 +608,18 @@ fn call<G: GameScreen>(ctx: &Rc<Ctx>, call: Call) {
 
 /// Loads a stored game and shows it: behind the hand-over screen if it has secrets.
 pub(crate) fn open<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId) {
+    // The computer's search for this game goes on across leaving and coming back.
+    let mut thinking = None;
     if let Some(old) = slot::<G>(ctx).borrow_mut().take() {
         old.timer.stop();
+        if old.id == id {
+            thinking = old.thinking;
+        }
     }
     match load::<G>(ctx, id) {
         Ok(mut session) => {
+            session.thinking = thinking;
+            session.forget_stale_searches();
             run_computer(ctx, &mut session);
             settle_viewer(&mut session, true);
             let online = session.remote.is_some();
@@ -545,6 +667,9 @@ impl<G: GameScreen> Session<G> {
             board: G::Board::default(),
             timer: Timer::default(),
             phrases: Vec::new(),
+            thinking: None,
+            hinting: None,
+            hint: None,
         }
     }
 }
@@ -570,6 +695,10 @@ pub(crate) fn reload_if_open<G: GameScreen>(ctx: &Rc<Ctx>, ids: &[GameId]) {
             session.draft = old.draft;
             session.selected = old.selected;
             session.board = old.board;
+            session.thinking = old.thinking;
+            session.hinting = old.hinting;
+            session.hint = old.hint;
+            session.forget_stale_searches();
             settle_viewer(&mut session, false);
             let over = session.outcome().is_some();
             *slot::<G>(ctx).borrow_mut() = Some(session);
@@ -660,7 +789,12 @@ fn computer_acts<G: GameScreen>(ctx: &Rc<Ctx>, s: &mut Session<G>) -> bool {
             Action::DeclineDraw
         }
     } else {
-        match G::computer_move(&view, seat, game.game().options(), strength) {
+        let options = game.game().options();
+        if let Some(search) = G::computer_search(&view, seat, options, strength) {
+            start_thinking(ctx, s, search);
+            return false;
+        }
+        match G::computer_move(&view, seat, options, strength) {
             Some(mv) => Action::Play(mv),
             None => return false,
         }
@@ -674,6 +808,107 @@ fn computer_acts<G: GameScreen>(ctx: &Rc<Ctx>, s: &mut Session<G>) -> bool {
     }
     s.selected = None;
     true
+}
+
+/// Starts the computer's search on a thread of its own, unless it already runs for the game
+/// as it stands. Its move arrives in [`computer_found`].
+fn start_thinking<G: GameScreen>(ctx: &Rc<Ctx>, s: &mut Session<G>, search: Search<G::Move>) {
+    let at = s.version();
+    if s.thinking.as_ref().is_some_and(|t| t.at == at) {
+        return;
+    }
+    let id = s.id;
+    s.thinking = Some(Thinking::start(
+        ctx,
+        at,
+        search,
+        move |ctx, token, found| computer_found::<G>(ctx, id, token, found),
+    ));
+}
+
+/// The computer's search `token` found its move for game `id`: stored, then shown (with its
+/// sound and the end, if the game's screen is up). A move from a search no longer waited for
+/// (the game changed: an undo, a resignation; or it closed) is dropped.
+pub(crate) fn computer_found<G: GameScreen>(
+    ctx: &Rc<Ctx>,
+    id: GameId,
+    token: u64,
+    found: Option<G::Move>,
+) {
+    let Some(mut s) = slot::<G>(ctx).borrow_mut().take() else {
+        return;
+    };
+    let waited = s.id == id
+        && Thinking::is(&s.thinking, token)
+        && s.thinking.as_ref().is_some_and(|t| t.at == s.version());
+    let seat = s.computer_to_act().map(|(seat, _)| seat);
+    let (Some(mv), Some(seat), true) = (found, seat, waited) else {
+        *slot::<G>(ctx).borrow_mut() = Some(s);
+        return;
+    };
+    s.thinking = None;
+    let (before, was_over) = (s.view(), s.outcome().is_some());
+    s.before_reply = Some((s.viewer, s.view()));
+    let stored = ctx.games().and_then(|mut store| {
+        let action = Action::Play(mv);
+        hidden::store_and_apply(
+            &mut *store,
+            ctx.now(),
+            id,
+            &mut s.source,
+            Actor::Seat(seat),
+            &action,
+        )
+    });
+    let sound = stored
+        .is_ok()
+        .then(|| sound_of_change(&s, &before, was_over, None))
+        .flatten();
+    s.selected = None;
+    s.forget_stale_searches();
+    run_computer(ctx, &mut s);
+    settle_viewer(&mut s, false);
+    let over = s.outcome().is_some();
+    *slot::<G>(ctx).borrow_mut() = Some(s);
+    let on_screen = ctx.ui().global::<qiguan_ui::Nav>().get_screen() == G::SCREEN;
+    if let Err(e) = stored {
+        super::show_error(ctx, &e);
+    } else if on_screen {
+        if let Some(sound) = sound {
+            ctx.play_sound(sound);
+        }
+        if over {
+            ctx.ui().global::<GameSession>().set_show_end_dialog(true);
+        }
+    }
+    refresh::<G>(ctx);
+    schedule::<G>(ctx);
+}
+
+/// Starts the search for a hint for the person to act; it shows on the board once found.
+fn start_hint<G: GameScreen>(ctx: &Rc<Ctx>) {
+    let mut guard = slot::<G>(ctx).borrow_mut();
+    let Some(s) = guard.as_mut() else { return };
+    if !s.can_hint() {
+        return;
+    }
+    let Some(search) = G::hint_search(s) else {
+        return;
+    };
+    let (id, at) = (s.id, s.version());
+    s.hinting = Some(Thinking::start(
+        ctx,
+        at,
+        search,
+        move |ctx, token, found| {
+            update::<G>(ctx, |s| {
+                if s.id == id && s.version() == at && Thinking::is(&s.hinting, token) {
+                    s.hinting = None;
+                    s.hint = Some((at, found));
+                }
+            });
+        },
+    ));
 }
 
 /// Arms the timer for what happens next without a tap, in a game that paces it: the
@@ -774,6 +1009,7 @@ pub(crate) fn act<G: GameScreen>(ctx: &Rc<Ctx>, actor: Actor, action: Action<G::
         // The player's own action first, then the computer's answer: the louder sounds.
         let mine = sound_of_change(&s, &before, was_over, None);
         let (mid, mid_over) = (s.view(), s.outcome().is_some());
+        s.forget_stale_searches();
         run_computer(ctx, &mut s);
         sound = sound_of_change(&s, &mid, mid_over, mine);
         settle_viewer(&mut s, false);
@@ -887,6 +1123,7 @@ fn take_back<G: GameScreen>(ctx: &Rc<Ctx>, s: &mut Session<G>) -> Result<(), Str
         .map_err(|e| e.to_string())?;
     s.source = Source::Local(Box::new(previous));
     s.selected = None;
+    s.forget_stale_searches();
     settle_viewer(s, false);
     Ok(())
 }
@@ -989,6 +1226,13 @@ pub(crate) struct SessionUi {
     /// A correspondence game with another person in it: phrases may be sent.
     pub can_say: bool,
     pub phrases: Vec<qiguan_ui::PhraseLine>,
+    /// The computer on this device is working out its move.
+    pub thinking: bool,
+    /// Each seat's computer level (0: a person, or a computer without levels).
+    pub levels: Vec<i32>,
+    /// A hint may be asked for; one is being worked out.
+    pub can_hint: bool,
+    pub hinting: bool,
 }
 
 /// What the screen shows of a session: a pure function of it, for tests to call.
@@ -1033,6 +1277,16 @@ pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
             && s.seats()
                 .any(|seat| seat != s.viewer && s.computer(seat).is_none()),
         phrases: super::phrases::lines(&s.phrases),
+        thinking: s.computer_thinking(),
+        levels: s
+            .seats()
+            .map(|seat| match s.computer(seat) {
+                Some(Strength::Level(n)) => i32::from(n),
+                _ => 0,
+            })
+            .collect(),
+        can_hint: s.can_hint(),
+        hinting: s.hinting.is_some() && s.person_to_act(),
     }
 }
 
@@ -1094,6 +1348,10 @@ fn push(a: &GameSession<'_>, ui: SessionUi) {
     a.set_invite(ui.invite.into());
     a.set_can_say(ui.can_say);
     a.set_phrases(ModelRc::new(VecModel::from(ui.phrases)));
+    a.set_thinking(ui.thinking);
+    a.set_levels(ModelRc::new(VecModel::from(ui.levels)));
+    a.set_can_hint(ui.can_hint);
+    a.set_hinting(ui.hinting);
     if !ui.can_say {
         a.set_choosing_phrase(false);
     }

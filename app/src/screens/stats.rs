@@ -53,11 +53,12 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         .iter()
         .map(|(o, t)| {
             let (code, name) = match o {
-                Opponent::Computer(Some(Strength::Easy)) => ("computer:easy", ""),
-                Opponent::Computer(Some(Strength::Strong)) => ("computer:strong", ""),
-                Opponent::Computer(None) => ("computer", ""),
-                Opponent::Computers => ("computers", ""),
-                Opponent::Person(name) => ("person", name.as_str()),
+                Opponent::Computer(Some(Strength::Easy)) => ("computer:easy", String::new()),
+                Opponent::Computer(Some(Strength::Strong)) => ("computer:strong", String::new()),
+                Opponent::Computer(Some(Strength::Level(n))) => ("computer:level", n.to_string()),
+                Opponent::Computer(None) => ("computer", String::new()),
+                Opponent::Computers => ("computers", String::new()),
+                Opponent::Person(name) => ("person", name.clone()),
             };
             StatLine {
                 code: code.into(),

@@ -176,6 +176,9 @@ pub struct GameSummary {
     pub result: Option<String>,
     /// The end reason's text name, when finished.
     pub reason: Option<String>,
+    /// Each seat's computer player (`None` for a person); empty when the game keeps no such
+    /// list (or holds a strength this version does not know).
+    pub computers: Vec<Option<Strength>>,
 }
 
 /// A stored game with everything needed to resume it.
@@ -196,10 +199,21 @@ pub struct HistoryFilter {
     pub result: Option<ResultFilter>,
     /// Only this mode.
     pub mode: Option<Mode>,
+    /// Only games against the computer on this device, as narrowed here.
+    pub computer: Option<ComputerFilter>,
     /// Only games played (updated) at or after this Unix millisecond.
     pub since: Option<i64>,
     /// Text that must appear in a player's name (case-insensitive), or the game number.
     pub search: String,
+}
+
+/// Which games against the computer the history shows.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct ComputerFilter {
+    /// Only those where the computer played this seat.
+    pub seat: Option<u8>,
+    /// Only those where it played at this level (Xiangqi's engine).
+    pub level: Option<u8>,
 }
 
 /// A result filter for history.
@@ -464,13 +478,13 @@ impl Store {
         let (summary, options, setup) = self
             .conn
             .query_row(
-                &format!("SELECT {SUMMARY_COLUMNS}, options, setup FROM games WHERE id = ?1"),
+                &format!("SELECT options, setup, {SUMMARY_COLUMNS} FROM games WHERE id = ?1"),
                 [id.0],
                 |r| {
                     Ok((
-                        summary_from_row(r)?,
-                        r.get::<_, String>(10)?,
-                        r.get::<_, String>(11)?,
+                        summary_from_row(r, 2)?,
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
                     ))
                 },
             )
@@ -524,6 +538,20 @@ impl Store {
             sql.push_str(" AND mode = ?");
             args.push(mode.as_str().to_owned().into());
         }
+        if let Some(computer) = filter.computer {
+            match computer.seat {
+                Some(seat) => {
+                    sql.push_str(" AND mode = ?");
+                    args.push(Mode::Computer(seat).as_str().to_owned().into());
+                }
+                None => sql.push_str(" AND mode LIKE 'computer:%'"),
+            }
+            if let Some(level) = computer.level {
+                // The seats' strengths as stored: `[null, "level-5"]`.
+                sql.push_str(" AND instr(computers, ?) > 0");
+                args.push(format!("\"{}\"", Strength::Level(level)).into());
+            }
+        }
         match filter.result {
             None => {}
             Some(ResultFilter::Unfinished) => sql.push_str(" AND status = 'ongoing'"),
@@ -559,7 +587,10 @@ impl Store {
         ))?;
         let mut out = Vec::with_capacity(ids.len());
         for &id in ids {
-            if let Some(row) = stmt.query_row([id.0], summary_from_row).optional()? {
+            if let Some(row) = stmt
+                .query_row([id.0], |r| summary_from_row(r, 0))
+                .optional()?
+            {
                 out.push(row.map_err(|detail| StoreError::BadRecord { id, detail })?);
             }
         }
@@ -675,27 +706,32 @@ impl Store {
 }
 
 const SUMMARY_COLUMNS: &str =
-    "id, kind, mode, players, created_at, updated_at, plies, result, reason, moves";
+    "id, kind, mode, players, created_at, updated_at, plies, result, reason, moves, computers";
 
 type SummaryResult = Result<GameSummary, String>;
 
-fn summary_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SummaryResult> {
-    let kind: String = r.get(1)?;
-    let players: String = r.get(3)?;
+/// Reads a list row from [`SUMMARY_COLUMNS`], which start at column `at`.
+fn summary_from_row(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<SummaryResult> {
+    let kind: String = r.get(at + 1)?;
+    let players: String = r.get(at + 3)?;
     let Some(kind) = parse_kind(&kind) else {
         return Ok(Err(format!("unknown game {kind:?}")));
     };
     Ok(Ok(GameSummary {
-        id: GameId(r.get(0)?),
+        id: GameId(r.get(at)?),
         kind,
-        mode: Mode::parse(&r.get::<_, String>(2)?),
+        mode: Mode::parse(&r.get::<_, String>(at + 2)?),
         players: serde_json::from_str(&players).unwrap_or_default(),
-        created_at: r.get(4)?,
-        updated_at: r.get(5)?,
-        plies: r.get::<_, i64>(6)?.max(0) as usize,
-        result: r.get(7)?,
-        reason: r.get(8)?,
-        moves: r.get::<_, i64>(9)?.max(0) as usize,
+        created_at: r.get(at + 4)?,
+        updated_at: r.get(at + 5)?,
+        plies: r.get::<_, i64>(at + 6)?.max(0) as usize,
+        result: r.get(at + 7)?,
+        reason: r.get(at + 8)?,
+        moves: r.get::<_, i64>(at + 9)?.max(0) as usize,
+        computers: r
+            .get::<_, Option<String>>(at + 10)?
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default(),
     }))
 }
 

@@ -899,6 +899,7 @@ fn online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
         date: "2026-11-22 09:30".into(),
         plies,
         mode: "correspondence".into(),
+        level: 0,
         outcome: Default::default(),
         waiting_join: false,
         to_move_colour: -1,

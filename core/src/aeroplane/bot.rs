@@ -61,7 +61,9 @@ pub fn choose(
                         + gained * 10
                         + noise(400)
                 }
-                Strength::Strong => evaluate(&after, options, seat) * 16 + noise(16),
+                Strength::Strong | Strength::Level(_) => {
+                    evaluate(&after, options, seat) * 16 + noise(16)
+                }
             };
             (score, mv)
         })

@@ -5,6 +5,7 @@
 //! and reads those back, as well as ICCS (`h2e2`).
 
 pub mod board;
+pub mod computer;
 pub mod engine;
 pub mod fen;
 mod movegen;

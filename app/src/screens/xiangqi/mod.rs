@@ -14,6 +14,8 @@ use crate::ctx::{Ctx, Sessions};
 use crate::settings::Orientation;
 use crate::store::{GameId, Mode, NewGame, Standing};
 use qiguan_core::Strength;
+use qiguan_core::xiangqi::computer;
+use qiguan_core::xiangqi::engine::Level;
 use qiguan_core::xiangqi::{Color, Move, Square, Xiangqi, XiangqiOptions, XiangqiView};
 use qiguan_core::{AnyMatch, Match, Seat};
 use qiguan_ui::{
@@ -42,6 +44,9 @@ pub(crate) struct XiangqiModels {
     /// The last move was dragged into place: it does not slide again.
     dropped: Cell<bool>,
 }
+
+/// The level whose move a hint suggests.
+const HINT_LEVEL: u8 = 8;
 
 /// Xiangqi in the registry of games: played on its screen, looked back on in replay.
 pub(crate) const ENTRY: GameEntry = GameEntry {
@@ -96,14 +101,33 @@ impl GameScreen for Xiangqi {
         }
     }
 
-    /// Two people at the board.
+    /// Two people at the board, or one against the engine at the level chosen.
     fn chosen_seats(ui: &AppWindow) -> (Vec<String>, Vec<Option<Strength>>) {
-        let a = ui.global::<NewGameAdapter>();
-        let names = [a.get_red_name(), a.get_black_name()];
-        (
-            names.iter().map(|n| n.trim().to_owned()).collect(),
-            vec![None, None],
-        )
+        let level = ui.global::<NewGameAdapter>().get_level().clamp(1, 10) as u8;
+        let strength = Strength::level(level).unwrap_or(Strength::Level(1));
+        super::new_game::two_seats_at(ui, strength)
+    }
+
+    /// The engine at the seat's level, on a thread of its own (up to 2 s at the top level).
+    fn computer_search(
+        view: &XiangqiView,
+        seat: Seat,
+        options: &XiangqiOptions,
+        strength: Strength,
+    ) -> Option<session::Search<Move>> {
+        if view.side_to_move != seat {
+            return None;
+        }
+        let game = computer::game_of(view, options)?;
+        let level = Level::new(strength.engine_level(), crate::random::random_seed());
+        Some(Box::new(move |stop| computer::think(&game, &level, stop)))
+    }
+
+    /// The engine's move at a strong level (under a second on a desktop core).
+    fn hint_search(s: &Session<Xiangqi>) -> Option<session::Search<Move>> {
+        let game = s.local()?.game().clone();
+        let level = Level::new(HINT_LEVEL, 0);
+        Some(Box::new(move |stop| computer::think(&game, &level, stop)))
     }
 
     fn tap(ctx: &Rc<Ctx>, s: &mut Session<Xiangqi>, index: i32) -> Option<Move> {
@@ -282,6 +306,14 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Xiangqi>) {
         s.board
             .pending
             .map(|m| notate(pos, m, settings.notation))
+            .unwrap_or_default()
+            .into(),
+    );
+    let hint = s.current_hint().filter(|m| pos.is_legal(*m));
+    a.set_hint_from(hint.map_or(-1, |m| m.from.index() as i32));
+    a.set_hint_to(hint.map_or(-1, |m| m.to.index() as i32));
+    a.set_hint_move(
+        hint.map(|m| notate(pos, m, settings.notation))
             .unwrap_or_default()
             .into(),
     );

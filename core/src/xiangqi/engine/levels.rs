@@ -53,4 +53,21 @@ impl Level {
             },
         }
     }
+
+    /// Level `number` with its time turned into a node budget (about what one core of a
+    /// desktop searches in that time), so that the same position, level and seed always give
+    /// the same move on any machine: what an authority that records moves needs.
+    pub fn fixed(number: u8, seed: u64) -> Level {
+        let mut level = Level::new(number, seed);
+        let ms = level
+            .limits
+            .time
+            .take()
+            .map_or(500, |t| t.as_millis() as u64);
+        level.limits.nodes = Some(ms * NODES_PER_MS);
+        level
+    }
 }
+
+/// Nodes a fixed-budget level may search per millisecond of its time.
+const NODES_PER_MS: u64 = 1_000;

@@ -180,6 +180,12 @@ impl Engine {
         self.stop.clone()
     }
 
+    /// Stops on `flag` from now on (a flag the caller made before the engine, so that a
+    /// search can be stopped before it even starts).
+    pub fn use_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = flag;
+    }
+
     /// Searches the game's position within `limits`, reporting each finished iteration.
     pub fn search(
         &mut self,

@@ -1,0 +1,249 @@
+//! Xiangqi against the computer, through the UI: New game with a side and a level, the
+//! computer thinking on a thread of its own while the screen stays live, a game left and
+//! resumed while it thinks, undo of the player's move with the computer's answer, a hint on
+//! the board, a whole game to its end, and the history's filter by the computer's side and
+//! level.
+
+mod common;
+
+use common::{click, latest_game, one, play, press, start, stored_actions, until};
+use qiguan_app::App;
+use qiguan_app::settings::Language;
+use qiguan_app::store::{ComputerFilter, HistoryFilter, Mode};
+use qiguan_app::ui::{
+    GamePhase, GameSession, HistoryAdapter, HomeAdapter, Nav, NewGameAdapter, Screen,
+    XiangqiAdapter,
+};
+use qiguan_core::xiangqi::engine::{Engine, Limits, Style};
+use qiguan_core::xiangqi::{Move, Xiangqi};
+use qiguan_core::{Match, Strength};
+use slint::ComponentHandle;
+use std::path::Path;
+use std::time::Duration;
+
+/// Long enough for any search of the levels used here, in a debug build on a busy machine.
+const WAIT: Duration = Duration::from_secs(120);
+
+fn screen(app: &App) -> Screen {
+    app.window().global::<Nav>().get_screen()
+}
+
+fn session(app: &App) -> GameSession<'_> {
+    app.window().global::<GameSession>()
+}
+
+/// New game → Xiangqi → against the computer, the person in `seat` (0 Red), at `level`.
+fn new_game_against_computer(app: &App, seat: i32, level: i32) {
+    let ui = app.window();
+    ui.global::<HomeAdapter>().invoke_new_game("xiangqi".into());
+    assert_eq!(screen(app), Screen::NewGame);
+    press(app, "The computer");
+    let ng = ui.global::<NewGameAdapter>();
+    assert_eq!(ng.get_opponent(), 1);
+    ng.set_human_seat(seat);
+    press(app, &format!("Level {level}"));
+    assert_eq!(ng.get_level(), level);
+    press(app, "Start game");
+    assert_eq!(
+        screen(app),
+        Screen::Xiangqi,
+        "{}",
+        ui.global::<Nav>().get_error()
+    );
+}
+
+/// Waits until every search started has answered (and its answer was handled).
+fn settle(app: &App) {
+    until(app, WAIT, || app.thinking_in_flight() == 0);
+}
+
+/// The stored game, replayed.
+fn stored_game(dir: &Path) -> Match<Xiangqi> {
+    let (store, id) = latest_game(dir);
+    let record = store.load(id).expect("the game loads").record;
+    Match::from_record(&record).expect("the record replays")
+}
+
+/// A move for the person, found by a shallow search of the stored game.
+fn players_move(dir: &Path) -> Move {
+    let game = stored_game(dir);
+    let limits = Limits {
+        depth: Some(2),
+        ..Limits::default()
+    };
+    Engine::new(1)
+        .search(game.game(), &limits, &Style::default(), |_| {})
+        .best
+        .expect("a move to play")
+}
+
+#[test]
+fn a_whole_game_against_the_computer_is_played_stored_and_found_by_its_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    // The person plays Black: the computer (Red) moves first, on its own thread.
+    new_game_against_computer(&app, 1, 1);
+    assert!(
+        session(&app).get_thinking(),
+        "the computer thinks as the game opens"
+    );
+    assert!(one(&app, "Red · Computer (level 1)").is_valid());
+    settle(&app);
+    assert_eq!(
+        stored_actions(dir.path()).len(),
+        1,
+        "the computer's first move"
+    );
+    assert!(!session(&app).get_thinking());
+
+    let mut moves = 0;
+    while session(&app).get_phase() == GamePhase::Play {
+        assert_eq!(session(&app).get_to_move(), 1, "the person's turn");
+        let mv = players_move(dir.path()).to_string();
+        play(&app, &[mv.as_str()]);
+        moves += 1;
+        assert!(moves < 150, "the game ends");
+        let stored = stored_actions(dir.path());
+        assert_eq!(stored.last(), Some(&mv), "stored first");
+        settle(&app);
+    }
+    assert_eq!(session(&app).get_phase(), GamePhase::Over);
+    assert!(session(&app).get_show_end_dialog());
+    let game = stored_game(dir.path());
+    assert!(game.outcome().is_some(), "the stored game is over too");
+
+    let (store, id) = latest_game(dir.path());
+    assert_eq!(store.summaries(&[id]).unwrap()[0].mode, Mode::Computer(0));
+    assert_eq!(
+        store.computers(id).unwrap(),
+        vec![Some(Strength::Level(1)), None]
+    );
+    let found = |seat: Option<u8>, level: Option<u8>| {
+        store
+            .history_ids(&HistoryFilter {
+                computer: Some(ComputerFilter { seat, level }),
+                ..HistoryFilter::default()
+            })
+            .unwrap()
+            .len()
+    };
+    assert_eq!(found(None, None), 1);
+    assert_eq!(found(Some(0), Some(1)), 1);
+    assert_eq!(found(Some(1), None), 0, "the computer played Red");
+    assert_eq!(found(None, Some(2)), 0, "at level 1");
+
+    // The history's filters narrow to it the same way, and its row names the level.
+    session(&app).set_show_end_dialog(false);
+    press(&app, "Back");
+    press(&app, "History");
+    let h = app.window().global::<HistoryAdapter>();
+    let shown = |mode: i32, side: i32, level: i32| {
+        h.set_mode_filter(mode);
+        h.set_computer_side_filter(side);
+        h.set_level_filter(level);
+        h.invoke_filters_changed();
+        h.get_total()
+    };
+    assert_eq!(shown(4, 0, 0), 1);
+    assert_eq!(shown(4, 1, 1), 1);
+    assert_eq!(shown(4, 2, 0), 0);
+    assert_eq!(shown(4, 0, 3), 0);
+    assert_eq!(shown(1, 0, 0), 0, "not pass and play");
+    assert_eq!(shown(0, 0, 0), 1);
+    let row = one(&app, &format!("Game {}", id.0));
+    assert!(row.is_valid());
+    let listed = h.get_rows();
+    use slint::Model;
+    let first = listed.row_data(0).expect("a row");
+    assert_eq!((first.mode.as_str(), first.level), ("computer", 1));
+}
+
+#[test]
+fn leaving_while_it_thinks_keeps_its_move_and_undo_takes_back_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (1280, 800));
+    new_game_against_computer(&app, 0, 2);
+    assert!(
+        !session(&app).get_thinking(),
+        "Red, the person, moves first"
+    );
+    play(&app, &["h3e3"]);
+    assert_eq!(stored_actions(dir.path()), vec!["h3e3"], "stored at once");
+    assert!(session(&app).get_thinking(), "the computer thinks");
+    assert!(
+        one(&app, "Black · Computer (level 2) · to move").is_valid(),
+        "its seat is the one to move"
+    );
+    // The screen stays live while it thinks: the board turns over.
+    let flipped = app.window().global::<XiangqiAdapter>().get_flipped();
+    press(&app, "Flip");
+    assert_ne!(
+        app.window().global::<XiangqiAdapter>().get_flipped(),
+        flipped
+    );
+    press(&app, "Flip");
+
+    // Left while it thinks: its answer is stored all the same, and shows on return.
+    press(&app, "Back");
+    assert_eq!(screen(&app), Screen::Home);
+    settle(&app);
+    assert_eq!(stored_actions(dir.path()).len(), 2, "the answer is stored");
+    press(&app, "Continue game 1");
+    assert_eq!(screen(&app), Screen::Xiangqi);
+    assert_eq!(session(&app).get_to_move(), 0, "the person's turn again");
+    assert!(!session(&app).get_thinking());
+
+    // Undo takes back the person's move and the computer's answer.
+    assert!(session(&app).get_can_undo());
+    press(&app, "Undo");
+    assert!(stored_actions(dir.path()).is_empty());
+    assert_eq!(session(&app).get_to_move(), 0);
+
+    // Undo while it thinks takes back the person's move; the search's late answer is
+    // dropped, and the next move gets an answer of its own.
+    play(&app, &["h3e3"]);
+    assert!(session(&app).get_thinking());
+    press(&app, "Undo");
+    assert!(stored_actions(dir.path()).is_empty());
+    assert!(!session(&app).get_thinking());
+    play(&app, &["b3e3"]);
+    settle(&app);
+    let stored = stored_actions(dir.path());
+    assert_eq!(stored.len(), 2, "{stored:?}");
+    assert_eq!(stored[0], "b3e3");
+    let game = stored_game(dir.path());
+    assert_eq!(
+        game.to_act(),
+        qiguan_core::ToAct::Seat(qiguan_core::Seat::FIRST)
+    );
+}
+
+#[test]
+fn a_hint_points_at_a_legal_move_and_goes_once_a_move_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    new_game_against_computer(&app, 0, 1);
+    let x = app.window().global::<XiangqiAdapter>();
+    assert!(session(&app).get_can_hint());
+    assert_eq!(x.get_hint_from(), -1);
+    click(&app, "Hint");
+    assert!(session(&app).get_hinting(), "the hint is being worked out");
+    assert!(!session(&app).get_can_hint());
+    settle(&app);
+    let (from, to) = (x.get_hint_from(), x.get_hint_to());
+    assert!(from >= 0 && to >= 0, "a move is pointed at");
+    let name = |i: i32| format!("{}{}", (b'a' + (i % 9) as u8) as char, i / 9 + 1);
+    let hint: Move = format!("{}{}", name(from), name(to)).parse().unwrap();
+    let game = stored_game(dir.path());
+    assert!(game.game().position().is_legal(hint), "{hint}");
+    let label = format!("Hint: {}", x.get_hint_move());
+    assert!(one(&app, &label).is_valid(), "the arrow says which move");
+    assert!(!session(&app).get_can_hint(), "one hint per position");
+
+    // The hinted move is played like any other; the arrow goes.
+    play(&app, &[hint.to_string().as_str()]);
+    assert_eq!(x.get_hint_from(), -1);
+    settle(&app);
+    assert_eq!(stored_actions(dir.path()).len(), 2);
+    assert!(session(&app).get_can_hint(), "a hint for the new position");
+}
