@@ -147,7 +147,18 @@ impl AnyMatch {
 
     /// Whether the authority can fill seats of this game with computer players.
     pub fn has_computer_players(kind: GameKind) -> bool {
-        kind == GameKind::Aeroplane
+        matches!(kind, GameKind::Aeroplane | GameKind::Xiangqi)
+    }
+
+    /// Whether this game's computer players come at `strength`: Aeroplane chess's at easy
+    /// or strong; Xiangqi's engine at any of its levels (easy and strong stand for levels 3
+    /// and 7, see [`Strength::engine_level`]).
+    pub fn computer_plays_at(kind: GameKind, strength: Strength) -> bool {
+        match kind {
+            GameKind::Aeroplane => matches!(strength, Strength::Easy | Strength::Strong),
+            GameKind::Xiangqi => true,
+            _ => false,
+        }
     }
 
     /// The computer's action for `seat`, in text form, when that seat must act and this game
@@ -158,6 +169,18 @@ impl AnyMatch {
             AnyMatch::Aeroplane(m) if m.to_act().includes(Actor::Seat(seat)) => {
                 bot::choose(&m.view(Viewer::Seat(seat)).game, seat, strength, seed)
                     .map(|mv| mv.to_string())
+            }
+            // The engine with a node budget: the same view, level and seed give the same move.
+            AnyMatch::Xiangqi(m) if m.to_act().includes(Actor::Seat(seat)) => {
+                let game = m.game();
+                <Xiangqi as crate::game::Computer>::computer_move(
+                    &game.view(Viewer::Seat(seat)),
+                    seat,
+                    game.options(),
+                    strength,
+                    seed,
+                )
+                .map(|mv| mv.to_string())
             }
             _ => None,
         }

@@ -396,7 +396,7 @@ impl Games {
         // With every other seat the computer's, the game starts at once.
         let full = filled(&seats, &bots);
         if full {
-            play_bots(&mut game, &bots)?;
+            game = play_bots(game, &bots).await?;
         }
         let deadline = (full && game.outcome().is_none()).then(|| now + req.days_per_move * DAY_MS);
         let record = game.record();
@@ -543,7 +543,7 @@ impl Games {
         let mut game = state.game.clone();
         let before = game.version();
         if full {
-            play_bots(&mut game, &state.bots)?;
+            game = play_bots(game, &state.bots).await?;
         }
         let deadline =
             (full && game.outcome().is_none()).then(|| now + state.days_per_move * DAY_MS);
@@ -676,7 +676,7 @@ impl Games {
         // and so are the moves of computer players whose turn comes next.
         next.resolve_chance(&mut auth::pick)
             .map_err(|_| ApiError::internal())?;
-        play_bots(&mut next, &state.bots)?;
+        let next = play_bots(next, &state.bots).await?;
         let deadline = next
             .outcome()
             .is_none()
@@ -855,6 +855,12 @@ fn bot_seats(req: &CreateGame, count: usize) -> Result<Vec<Option<Strength>>, Ap
                 "a computer seat must be a seat of the game, not yours, named once",
             ));
         }
+        if !AnyMatch::computer_plays_at(req.game, bot.strength) {
+            return Err(ApiError::invalid(
+                "bad-strength",
+                "this game's computer does not play at that strength (Aeroplane chess: easy or strong; Xiangqi: level-1 to level-10)",
+            ));
+        }
         bots[seat] = Some(bot.strength);
     }
     Ok(bots)
@@ -868,9 +874,29 @@ fn strength_name(strength: Strength) -> String {
     }
 }
 
+/// Plays the server's computer players while one of them must act (see [`play_bots_now`]),
+/// on a thread for blocking work: a Xiangqi engine searches for up to a couple of seconds,
+/// which must not hold up the runtime's threads that serve every other request.
+async fn play_bots(game: AnyMatch, bots: &[Option<Strength>]) -> Result<AnyMatch, ApiError> {
+    let due = |game: &AnyMatch| match game.to_act() {
+        ToAct::Seat(seat) => bots.get(seat.index()).copied().flatten().is_some(),
+        _ => false,
+    };
+    if !due(&game) {
+        return Ok(game);
+    }
+    let bots = bots.to_vec();
+    tokio::task::spawn_blocking(move || {
+        let mut game = game;
+        play_bots_now(&mut game, &bots).map(|()| game)
+    })
+    .await
+    .map_err(|_| ApiError::internal())?
+}
+
 /// Plays the server's computer players while one of them must act, resolving the chance each
 /// action brings about (a roll). The new actions are the game's record past its old version.
-fn play_bots(game: &mut AnyMatch, bots: &[Option<Strength>]) -> Result<(), ApiError> {
+fn play_bots_now(game: &mut AnyMatch, bots: &[Option<Strength>]) -> Result<(), ApiError> {
     // Far more actions than any game holds: a guard, not a limit anyone meets.
     for _ in 0..100_000 {
         let ToAct::Seat(seat) = game.to_act() else {

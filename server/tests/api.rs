@@ -554,8 +554,16 @@ async fn aeroplane_computer_seats_play_at_once_and_every_roll_is_the_servers() {
     // Refused: bots for a game without them, in the creator's seat, outside the game, twice.
     for (body, expected) in [
         (
-            json!({"game": "xiangqi", "days_per_move": 2, "bots": [{"seat": 1}]}),
+            json!({"game": "junqi", "days_per_move": 2, "bots": [{"seat": 1}]}),
             "bots-unsupported",
+        ),
+        (
+            json!({"game": "aeroplane", "days_per_move": 2, "bots": [{"seat": 2, "strength": "level-3"}]}),
+            "bad-strength",
+        ),
+        (
+            json!({"game": "xiangqi", "days_per_move": 2, "bots": [{"seat": 1, "strength": "level-11"}]}),
+            "bad-json",
         ),
         (
             json!({"game": "aeroplane", "days_per_move": 2, "bots": [{"seat": 0}]}),
@@ -681,6 +689,49 @@ async fn aeroplane_computer_seats_play_at_once_and_every_roll_is_the_servers() {
         let text = a["action"].as_str().unwrap();
         assert_eq!(text.starts_with('d'), a["by"] == "authority", "{a}");
     }
+}
+
+#[tokio::test]
+async fn a_xiangqi_engine_seat_answers_each_move_at_its_level() {
+    let s = server();
+    // The creator plays Black; Red is the server's engine at level 2, and moves at once.
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"game": "xiangqi", "days_per_move": 2, "seat": 1,
+                        "bots": [{"seat": 0, "strength": "level-2"}]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(created["invites"], json!([]), "nobody to invite: {created}");
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let token = created["token"].as_str().unwrap().to_owned();
+    let path = format!("/api/games/{id}");
+    let (_, mut view) = s.call("GET", &path, Some(&token), None).await;
+    assert_eq!(view["bots"], json!(["level-2", null]));
+    assert_eq!(view["version"], 1, "the engine's first move: {view}");
+    assert_eq!(view["actions"][0]["by"], json!({"seat": 0}));
+    for _ in 0..6 {
+        if view["to_act"]["kind"] == "over" {
+            break;
+        }
+        assert_eq!(view["to_act"]["who"], 1, "the person's turn");
+        let version = view["version"].as_u64().unwrap() as usize;
+        let (status, after) = s.act(&id, &token, version, &first_move(&view)).await;
+        assert_eq!(status, StatusCode::OK, "{after}");
+        let actions = after["actions"].as_array().unwrap();
+        if after["to_act"]["kind"] != "over" {
+            assert_eq!(actions.len(), version + 2, "answered in the same request");
+            assert_eq!(actions[version + 1]["by"], json!({"seat": 0}));
+        }
+        view = after;
+    }
+    // After a restart the seat and its level come back from the database.
+    let reloaded = s.read_after_restart(&path, &token).await;
+    assert_eq!(reloaded["bots"], json!(["level-2", null]));
+    assert_eq!(reloaded["view"], view["view"]);
 }
 
 #[tokio::test]
