@@ -58,7 +58,8 @@ pub enum Command {
 /// What the worker reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
-    /// A game was created; show the invite code.
+    /// A game was created; show the invite code (empty: the server's computer fills every
+    /// other seat).
     Created { id: GameId, code: String },
     /// A game was joined.
     Joined { id: GameId },

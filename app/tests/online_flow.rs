@@ -201,6 +201,50 @@ fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {
 }
 
 #[test]
+fn a_correspondence_game_against_the_servers_engine_is_answered_by_the_server() {
+    use qiguan_app::ui::NewGameAdapter;
+    let dir = tempfile::tempdir().unwrap();
+    let (_url, app) = app_with_server(dir.path());
+    press(&app, "Correspondence: play a friend over days");
+    let ng = app.window().global::<NewGameAdapter>();
+    ng.set_game_index(0);
+    press(&app, "The server's computer");
+    press(&app, "Level 2");
+    let online = app.window().global::<OnlineAdapter>();
+    online.set_side(1);
+    online.invoke_create();
+    // Nobody to invite: the board opens, with the engine's first move (Red) on it.
+    until(&app, Duration::from_secs(20), || {
+        assert_eq!(online.get_error(), "", "the server refused");
+        app.window().global::<Nav>().get_screen() == Screen::Xiangqi
+            && app.window().global::<GameSession>().get_to_move() == 1
+    });
+    let session = app.window().global::<GameSession>();
+    assert!(session.get_online());
+    assert!(!all(&app, "Red · Computer (level 2)").is_empty());
+    assert!(
+        !session.get_thinking(),
+        "the server plays it, not this device"
+    );
+    assert_eq!(app.thinking_in_flight(), 0);
+    assert_eq!(my_record(dir.path()).actions.len(), 1);
+
+    // The person's move goes to the server, which answers with the engine's.
+    click(&app, "h8");
+    click(&app, "e8");
+    until(&app, Duration::from_secs(20), || {
+        my_record(dir.path()).actions.len() == 3 && session.get_to_move() == 1
+    });
+    assert_eq!(app.thinking_in_flight(), 0, "nothing searched here");
+    let actions = my_record(dir.path()).actions;
+    assert_eq!(actions[1].action, "h8e8");
+    assert_eq!(
+        actions[2].by,
+        qiguan_core::Actor::Seat(qiguan_core::Seat::FIRST)
+    );
+}
+
+#[test]
 fn home_lists_correspondence_games_waiting_for_me_first() {
     use qiguan_app::store::{Mode, NewGame, RemoteGame, Standing, Store};
     use qiguan_core::AnyMatch;

@@ -87,7 +87,7 @@ fn a_whole_game_against_the_computer_is_played_stored_and_found_by_its_level() {
         session(&app).get_thinking(),
         "the computer thinks as the game opens"
     );
-    assert!(one(&app, "Red · Computer (level 1)").is_valid());
+    assert!(!common::all(&app, "Red · Computer (level 1) · to move").is_empty());
     settle(&app);
     assert_eq!(
         stored_actions(dir.path()).len(),
@@ -237,7 +237,15 @@ fn a_hint_points_at_a_legal_move_and_goes_once_a_move_is_made() {
     let game = stored_game(dir.path());
     assert!(game.game().position().is_legal(hint), "{hint}");
     let label = format!("Hint: {}", x.get_hint_move());
-    assert!(one(&app, &label).is_valid(), "the arrow says which move");
+    let shown: Vec<_> = common::all(&app, &label)
+        .into_iter()
+        .filter(|e| e.size().width > 0.0)
+        .collect();
+    assert_eq!(
+        shown.len(),
+        2,
+        "the arrow on the board and the line under it"
+    );
     assert!(!session(&app).get_can_hint(), "one hint per position");
 
     // The hinted move is played like any other; the arrow goes.

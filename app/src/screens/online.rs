@@ -113,6 +113,13 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
     let ui = ctx.ui();
     let a = ui.global::<OnlineAdapter>();
     match event {
+        // Nobody to invite (the server's computer fills the other seats): straight to the
+        // board.
+        Event::Created { id, code } if code.is_empty() => {
+            a.set_busy(false);
+            refresh(ctx);
+            super::registry::open(ctx, id);
+        }
         Event::Created { code, .. } => {
             a.set_busy(false);
             a.set_invite(code.into());

@@ -324,8 +324,12 @@ impl<G: GameScreen> Session<G> {
         self.computers.get(seat.index()).copied().flatten()
     }
 
-    /// The seat a computer on this device plays now, if any.
+    /// The seat a computer on this device plays now, if any (the server plays its own
+    /// computers in a correspondence game).
     pub fn computer_to_act(&self) -> Option<(Seat, Strength)> {
+        if self.remote.is_some() {
+            return None;
+        }
         let game = self.local()?;
         self.seats().find_map(|seat| {
             let strength = self.computer(seat)?;

@@ -883,6 +883,50 @@ fn xiangqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     ui.global::<XiangqiAdapter>().invoke_cell_clicked(sq("h8"));
     ui.global::<Nav>().invoke_back();
     visit(app, "home");
+    xiangqi_computer_tour(app, visit);
+}
+
+/// Xiangqi against the computer: New game with its level, the computer thinking, a hint on
+/// the board, and the history narrowed to games against the computer.
+fn xiangqi_computer_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
+    let ui = app.window();
+    let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
+    let session = ui.global::<GameSession>();
+    ui.global::<HomeAdapter>().invoke_new_game("xiangqi".into());
+    ng.set_opponent(1);
+    ng.set_human_seat(0);
+    ng.set_level(5);
+    visit(app, "new-game-computer");
+    ng.invoke_start();
+    play(app, &["h3e3"]);
+    assert!(session.get_thinking());
+    visit(app, "computer-thinking");
+    until(app, Duration::from_secs(120), || {
+        app.thinking_in_flight() == 0
+    });
+    play(app, &["h1g3"]);
+    until(app, Duration::from_secs(120), || {
+        app.thinking_in_flight() == 0
+    });
+    session.invoke_hint();
+    until(app, Duration::from_secs(120), || {
+        app.thinking_in_flight() == 0
+    });
+    assert!(ui.global::<XiangqiAdapter>().get_hint_from() >= 0);
+    visit(app, "computer-hint");
+    ui.global::<Nav>().invoke_back();
+
+    let h = ui.global::<HistoryAdapter>();
+    ui.global::<HomeAdapter>().invoke_history();
+    h.set_mode_filter(4);
+    h.set_level_filter(5);
+    h.invoke_filters_changed();
+    visit(app, "history-computer");
+    h.set_mode_filter(0);
+    h.set_level_filter(0);
+    h.invoke_filters_changed();
+    ui.global::<Nav>().invoke_back();
+    ng.set_opponent(0);
 }
 
 /// Correspondence: the empty screen, then (as the worker would fill it) a game just created with

@@ -51,6 +51,7 @@ const HINT_LEVEL: u8 = 8;
 /// Xiangqi in the registry of games: played on its screen, looked back on in replay.
 pub(crate) const ENTRY: GameEntry = GameEntry {
     review: replay::open,
+    online: online_choice,
     import: Some(import),
     sessions: || {
         vec![
@@ -168,6 +169,19 @@ impl GameScreen for Xiangqi {
     fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Xiangqi>, _: &XiangqiView) {
         refresh_board(ctx, s);
     }
+}
+
+/// A correspondence game as chosen: against a friend, or against the server's engine at the
+/// level chosen (in the other seat).
+fn online_choice(ui: &AppWindow, side: u8) -> super::registry::OnlineChoice {
+    let mut choice = super::registry::OnlineChoice::two_people(Xiangqi::chosen_options(ui), side);
+    let a = ui.global::<NewGameAdapter>();
+    if a.get_opponent() == 1 {
+        let level = a.get_level().clamp(1, 10) as u8;
+        let strength = Strength::level(level).unwrap_or(Strength::Level(1));
+        choice.bots = vec![(1 - choice.seat, strength)];
+    }
+    choice
 }
 
 /// Reads a pasted PGN (Chinese, WXF or coordinate moves) or FEN into a record and its players.
