@@ -15,10 +15,31 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 /// What finished work does on the UI thread.
 pub(crate) type Reply = Box<dyn FnOnce(&Rc<Ctx>) + Send>;
 
+/// What work sends back: news while it runs, then its last reply.
+enum Message {
+    Progress(Reply),
+    Done(Reply),
+}
+
+/// Lets running work send news to the UI thread before it is done (a review's next
+/// position, a deeper line of analysis).
+pub(crate) struct Poster {
+    tx: Sender<Message>,
+}
+
+impl Poster {
+    /// Runs `reply` on the UI thread soon.
+    pub fn post(&self, reply: Reply) {
+        if self.tx.send(Message::Progress(reply)).is_ok() {
+            on_ui_thread(|ctx| ctx.drain_replies());
+        }
+    }
+}
+
 /// The replies on their way to the UI thread.
 pub(crate) struct Replies {
-    tx: Sender<Reply>,
-    rx: Receiver<Reply>,
+    tx: Sender<Message>,
+    rx: Receiver<Message>,
     /// Work started whose reply has not run yet.
     in_flight: Cell<usize>,
 }
@@ -75,11 +96,11 @@ impl Drop for Work {
     }
 }
 
-/// Starts `work` on a thread of its own. It gets a flag that says it should stop, and
-/// returns the reply to run on the UI thread.
+/// Starts `work` on a thread of its own. It gets a flag that says it should stop and a
+/// poster for news while it runs, and returns the last reply to run on the UI thread.
 pub(crate) fn spawn(
     ctx: &Ctx,
-    work: impl FnOnce(Arc<AtomicBool>) -> Reply + Send + 'static,
+    work: impl FnOnce(Arc<AtomicBool>, &Poster) -> Reply + Send + 'static,
 ) -> Work {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
@@ -87,8 +108,9 @@ pub(crate) fn spawn(
     let started = std::thread::Builder::new()
         .name("qiguan-thinking".into())
         .spawn(move || {
-            let reply = work(flag);
-            if tx.send(reply).is_ok() {
+            let poster = Poster { tx: tx.clone() };
+            let reply = work(flag, &poster);
+            if tx.send(Message::Done(reply)).is_ok() {
                 on_ui_thread(|ctx| ctx.drain_replies());
             }
         });
@@ -105,11 +127,16 @@ pub(crate) fn spawn(
 impl Ctx {
     /// Runs the replies of finished work, oldest first.
     pub(crate) fn drain_replies(self: &Rc<Self>) {
-        let replies: Vec<Reply> = self.replies.rx.try_iter().collect();
-        for reply in replies {
-            let left = self.replies.in_flight.get().saturating_sub(1);
-            self.replies.in_flight.set(left);
-            reply(self);
+        let messages: Vec<Message> = self.replies.rx.try_iter().collect();
+        for message in messages {
+            match message {
+                Message::Progress(reply) => reply(self),
+                Message::Done(reply) => {
+                    let left = self.replies.in_flight.get().saturating_sub(1);
+                    self.replies.in_flight.set(left);
+                    reply(self);
+                }
+            }
         }
     }
 

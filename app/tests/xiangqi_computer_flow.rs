@@ -255,3 +255,55 @@ fn a_hint_points_at_a_legal_move_and_goes_once_a_move_is_made() {
     assert_eq!(stored_actions(dir.path()).len(), 2);
     assert!(session(&app).get_can_hint(), "a hint for the new position");
 }
+
+#[test]
+fn the_review_marks_the_blunder_names_the_better_move_and_stops_when_asked() {
+    use qiguan_app::ui::ReplayAdapter;
+    use slint::Model;
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    // The central cannon takes a guarded pawn and is lost for it (move 3).
+    press(&app, "History");
+    let h = app.window().global::<HistoryAdapter>();
+    h.set_import_text("1. C2=5 H8+7 2. C5+4 H7+5".into());
+    h.invoke_import();
+    assert_eq!(screen(&app), Screen::Replay);
+    let r = app.window().global::<ReplayAdapter>();
+    assert!(!r.get_analysing());
+    assert_eq!(r.get_graph(), "", "no graph before a review");
+
+    press(&app, "Analyse");
+    assert!(r.get_analysing() && r.get_reviewing());
+    until(&app, WAIT, || !r.get_reviewing());
+    assert_eq!(r.get_reviewed(), 5, "every position of the game");
+    assert!(r.get_graph().starts_with("M 0 1"), "{}", r.get_graph());
+    let marks: Vec<(i32, i32)> = r.get_marks().iter().map(|m| (m.ply, m.kind)).collect();
+    assert!(marks.contains(&(3, 3)), "move 3 is a blunder: {marks:?}");
+    let rows: Vec<_> = r.get_moves().iter().collect();
+    assert!(rows[1].first.ends_with("??"), "{}", rows[1].first);
+
+    // At the blunder: the note says so and names the engine's move; the live line deepens
+    // on the position shown, with its move on the board.
+    press(&app, "Next move");
+    press(&app, "Next move");
+    press(&app, "Next move");
+    assert_eq!(r.get_ply(), 3);
+    let note = r.get_note();
+    assert_eq!(note.kind, 3, "{note:?}");
+    assert!(note.loss >= 350);
+    assert!(!note.better.is_empty() && note.better != note.played);
+    let shown = format!("{}: a blunder · better: {}", note.played, note.better);
+    assert!(!common::all(&app, &shown).is_empty(), "{shown}");
+    until(&app, WAIT, || r.get_note().depth >= 2);
+    assert!(r.get_best_from() >= 0 && r.get_best_to() >= 0);
+    assert!(!r.get_note().pv.is_empty());
+
+    // Stopped: both searches end; what the review found stays, the live line goes.
+    press(&app, "Stop analysis");
+    assert!(!r.get_analysing());
+    until(&app, WAIT, || app.thinking_in_flight() == 0);
+    assert_eq!(r.get_best_from(), -1);
+    assert!(!r.get_graph().is_empty(), "the graph stays");
+    let rows: Vec<_> = r.get_moves().iter().collect();
+    assert!(rows[1].first.ends_with("??"));
+}

@@ -153,7 +153,7 @@ impl Thinking {
     ) -> Thinking {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let token = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let work = thinking::spawn(ctx, move |stop| {
+        let work = thinking::spawn(ctx, move |stop, _| {
             let found = search(stop);
             Box::new(move |ctx: &Rc<Ctx>| reply(ctx, token, found))
         });

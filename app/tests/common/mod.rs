@@ -861,6 +861,16 @@ fn xiangqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     ui.global::<ReplayAdapter>().invoke_go_to(7);
     visit(app, "replay");
     let r = ui.global::<ReplayAdapter>();
+    // The engine's review: the graph, the marks, the note and the live line.
+    r.invoke_analyse(true);
+    until(app, Duration::from_secs(120), || {
+        !r.get_reviewing() && r.get_note().depth >= 8
+    });
+    visit(app, "replay-analysis");
+    r.invoke_analyse(false);
+    until(app, Duration::from_secs(120), || {
+        app.thinking_in_flight() == 0
+    });
     r.set_export_format(1);
     r.set_show_export(true);
     r.invoke_export_changed();

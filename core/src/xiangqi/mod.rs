@@ -4,6 +4,7 @@
 //! coordinates (`h3e3`); [`notation`] turns them into WXF (`C2=5`) and Chinese (炮二平五)
 //! and reads those back, as well as ICCS (`h2e2`).
 
+pub mod analysis;
 pub mod board;
 pub mod computer;
 pub mod engine;

@@ -4,6 +4,7 @@
 //! session's ([`super::session`]); a finished game is looked back on in the replay screen.
 
 pub mod replay;
+mod review;
 pub mod view;
 
 use super::registry::GameEntry;

@@ -1,5 +1,6 @@
 //! Replay: step through a stored game, continue from any position, export FEN and PGN.
 
+use super::review::{self, Review};
 use super::view::{self, Marks, check_square, move_rows};
 use crate::ctx::Ctx;
 use crate::screens::rows::format_date;
@@ -18,22 +19,29 @@ use std::rc::Rc;
 
 /// A stored game being replayed.
 pub struct ReplaySession {
-    id: GameId,
-    game: Match<Xiangqi>,
-    moves: Vec<Move>,
+    pub(super) id: GameId,
+    pub(super) game: Match<Xiangqi>,
+    pub(super) moves: Vec<Move>,
     players: [String; 2],
     created_at: i64,
-    ply: usize,
+    pub(super) ply: usize,
     manual_flip: bool,
     cells: Rc<VecModel<BoardCell>>,
     rows: Rc<VecModel<MoveRow>>,
+    /// The engine's review and live line.
+    pub(super) review: Review,
 }
 
 impl ReplaySession {
     /// Returns the position after `self.ply` moves.
-    fn position(&self) -> Position {
+    pub(super) fn position(&self) -> Position {
+        self.position_at(self.ply)
+    }
+
+    /// Returns the position after `ply` moves.
+    pub(super) fn position_at(&self, ply: usize) -> Position {
         let mut pos = self.game.game().start_position().clone();
-        for &m in &self.moves[..self.ply] {
+        for &m in &self.moves[..ply.min(self.moves.len())] {
             let _ = pos.play(m);
         }
         pos
@@ -48,6 +56,14 @@ pub fn connect(ctx: &Rc<Ctx>) {
             s.ply = (ply.max(0) as usize).min(s.moves.len());
         }
         refresh(ctx);
+        review::follow(ctx);
+    }));
+    a.on_analyse(handler(ctx, |ctx, on: bool| {
+        if on {
+            review::start(ctx);
+        } else {
+            review::stop(ctx);
+        }
     }));
     a.on_flip(handler0(ctx, |ctx| {
         if let Some(s) = slot(ctx).borrow_mut().as_mut() {
@@ -89,6 +105,7 @@ fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<ReplaySession, StoreError> {
         manual_flip: false,
         cells: Rc::new(VecModel::default()),
         rows: Rc::new(VecModel::default()),
+        review: Review::default(),
     })
 }
 
@@ -104,10 +121,23 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         ..Marks::default()
     };
     sync(&s.cells, view::cells(&pos, &marks));
-    sync(
-        &s.rows,
-        move_rows(s.game.game().start_position(), &s.moves, settings.notation),
-    );
+    let mut rows = move_rows(s.game.game().start_position(), &s.moves, settings.notation);
+    let glyphs = review::glyphs(s);
+    for row in &mut rows {
+        let mark = |ply: i32| {
+            usize::try_from(ply)
+                .ok()
+                .and_then(|p| glyphs.get(p))
+                .copied()
+        };
+        if let Some(g) = mark(row.first_ply) {
+            row.first = format!("{}{g}", row.first).into();
+        }
+        if let Some(g) = mark(row.second_ply) {
+            row.second = format!("{}{g}", row.second).into();
+        }
+    }
+    sync(&s.rows, rows);
     let base_flip = settings.orientation == Orientation::BlackBottom;
     let outcome = s.game.outcome();
     let players = match (&s.players[0], &s.players[1]) {
@@ -124,6 +154,19 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     a.set_game_id(s.id.0 as i32);
     a.set_players(players.into());
     a.set_outcome(crate::screens::session::game_outcome(outcome.as_ref()));
+    a.set_analysing(s.review.on);
+    a.set_reviewing(s.review.running());
+    a.set_reviewed(s.review.done() as i32);
+    a.set_graph(review::graph_path(&s.review.judged).into());
+    a.set_marks(ModelRc::new(VecModel::from(review::marks(s))));
+    let before = s
+        .ply
+        .checked_sub(1)
+        .map_or_else(|| pos.clone(), |p| s.position_at(p));
+    a.set_note(review::note(s, settings.notation, &before));
+    let best = review::best_here(s).filter(|m| s.review.on && pos.is_legal(*m));
+    a.set_best_from(best.map_or(-1, |m| m.from.index() as i32));
+    a.set_best_to(best.map_or(-1, |m| m.to.index() as i32));
     drop(guard);
     if a.get_show_export() {
         export(ctx);
@@ -219,7 +262,7 @@ fn save_export(ctx: &Rc<Ctx>) {
 }
 
 /// The ReplaySession slot in the context.
-fn slot(ctx: &Ctx) -> &RefCell<Option<ReplaySession>> {
+pub(super) fn slot(ctx: &Ctx) -> &RefCell<Option<ReplaySession>> {
     ctx.session()
 }
 

@@ -1,0 +1,372 @@
+//! The engine's review of a game in replay: every position judged in the background (an
+//! evaluation graph, and each move marked as an inaccuracy, a mistake or a blunder with the
+//! move the engine preferred), and a live line of analysis for the position on screen that
+//! deepens while the player looks at it. Both run on threads of their own and stop when the
+//! player stops them, leaves, or (for the live line) steps elsewhere.
+
+use super::replay::{ReplaySession, slot};
+use super::view::notate;
+use crate::ctx::Ctx;
+use crate::settings::Notation;
+use crate::thinking::{self, Work};
+use qiguan_core::xiangqi::analysis::{self, Judged, Judgement, MATE_CP};
+use qiguan_core::xiangqi::engine::{Engine, Limits};
+use qiguan_core::xiangqi::{Color, Move, Position, Xiangqi};
+use qiguan_ui::{ReviewMark, ReviewNote};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// How hard the review looks at each position: about a tenth of a second on a desktop core.
+const REVIEW_LIMITS: Limits = Limits {
+    depth: Some(24),
+    nodes: Some(120_000),
+    time: None,
+};
+
+/// How long the live line keeps deepening on one position.
+const LIVE_LIMITS: Limits = Limits {
+    depth: Some(40),
+    nodes: None,
+    time: Some(Duration::from_secs(20)),
+};
+
+/// The transposition table of each search, in MiB.
+const HASH_MB: usize = 16;
+
+/// How fast the graph leaves the middle line: at 100 centipawns it has gone a fifth of the
+/// way to its edge, at 300 half way, at 1,000 nearly all the way (the shape of a chance to
+/// win, so that a balanced game still shows its swings and a won one does not fill it).
+const GRAPH_STEEPNESS: f32 = 0.004;
+
+/// A replay's review and live line.
+#[derive(Default)]
+pub(crate) struct Review {
+    /// Each position's judgement (index = moves played), as far as the review got.
+    pub judged: Vec<Option<Judged>>,
+    /// The review while it runs.
+    running: Option<(u64, Work)>,
+    /// The live line: the position (plies shown) it is for, and its search.
+    live: Option<(usize, u64, Work)>,
+    /// The live line's latest finding, for the plies shown.
+    pub line: Option<(usize, Judged)>,
+    /// The player turned analysis on (and has not turned it off).
+    pub on: bool,
+}
+
+impl Review {
+    /// Whether the whole-game review is still working.
+    pub fn running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Positions judged so far.
+    pub fn done(&self) -> usize {
+        self.judged.iter().filter(|j| j.is_some()).count()
+    }
+}
+
+fn next_token() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Turns analysis on: the review of every position not judged yet, and the live line.
+pub(crate) fn start(ctx: &Rc<Ctx>) {
+    {
+        let mut guard = slot(ctx).borrow_mut();
+        let Some(s) = guard.as_mut() else { return };
+        s.review.on = true;
+        let positions = analysis::positions(s.game.game());
+        s.review.judged.resize(positions.len(), None);
+        let todo: Vec<(usize, Xiangqi)> = positions
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| s.review.judged[*i].is_none())
+            .collect();
+        if !todo.is_empty() && s.review.running.is_none() {
+            let (id, token) = (s.id, next_token());
+            let work = thinking::spawn(ctx, move |stop, poster| {
+                let mut engine = Engine::new(HASH_MB);
+                for (i, game) in todo {
+                    let Some(judged) =
+                        analysis::judge_position(&mut engine, &game, &REVIEW_LIMITS, &stop)
+                    else {
+                        break;
+                    };
+                    poster.post(Box::new(move |ctx: &Rc<Ctx>| {
+                        judged_one(ctx, id, token, i, judged);
+                    }));
+                }
+                Box::new(move |ctx: &Rc<Ctx>| finished(ctx, id, token))
+            });
+            s.review.running = Some((token, work));
+        }
+    }
+    follow(ctx);
+}
+
+/// Turns analysis off: both searches stop; what the review found stays.
+pub(crate) fn stop(ctx: &Rc<Ctx>) {
+    if let Some(s) = slot(ctx).borrow_mut().as_mut() {
+        s.review.on = false;
+        s.review.running = None;
+        s.review.live = None;
+        s.review.line = None;
+    }
+    super::replay::refresh(ctx);
+}
+
+fn judged_one(ctx: &Rc<Ctx>, id: crate::store::GameId, token: u64, i: usize, judged: Judged) {
+    if let Some(s) = slot(ctx).borrow_mut().as_mut()
+        && s.id == id
+        && s.review.running.as_ref().is_some_and(|(t, _)| *t == token)
+        && let Some(place) = s.review.judged.get_mut(i)
+    {
+        *place = Some(judged);
+    }
+    super::replay::refresh(ctx);
+}
+
+fn finished(ctx: &Rc<Ctx>, id: crate::store::GameId, token: u64) {
+    if let Some(s) = slot(ctx).borrow_mut().as_mut()
+        && s.id == id
+        && s.review.running.as_ref().is_some_and(|(t, _)| *t == token)
+    {
+        s.review.running = None;
+    }
+    super::replay::refresh(ctx);
+}
+
+/// Keeps the live line on the position shown: a new search when the player stepped
+/// elsewhere (the old one stops), nothing while analysis is off.
+pub(crate) fn follow(ctx: &Rc<Ctx>) {
+    {
+        let mut guard = slot(ctx).borrow_mut();
+        let Some(s) = guard.as_mut() else { return };
+        if !s.review.on
+            || s.review
+                .live
+                .as_ref()
+                .is_some_and(|(ply, ..)| *ply == s.ply)
+        {
+            return;
+        }
+        s.review.line = None;
+        let ply = s.ply;
+        let Some(game) = analysis::positions(s.game.game()).into_iter().nth(ply) else {
+            return;
+        };
+        let (id, token) = (s.id, next_token());
+        let work = thinking::spawn(ctx, move |stop, poster| {
+            let mut engine = Engine::new(HASH_MB);
+            engine.use_stop_flag(stop.clone());
+            let to_move = game.position().side_to_move();
+            if game.outcome().is_none() {
+                let style = Default::default();
+                engine.search(&game, &LIVE_LIMITS, &style, |info| {
+                    let judged = Judged {
+                        red_cp: analysis::red_cp(info.score, to_move),
+                        best: info.pv.first().copied(),
+                        pv: info.pv.clone(),
+                        depth: info.depth,
+                    };
+                    poster.post(Box::new(move |ctx: &Rc<Ctx>| {
+                        deeper(ctx, id, token, ply, judged);
+                    }));
+                });
+            }
+            Box::new(|_: &Rc<Ctx>| {})
+        });
+        s.review.live = Some((ply, token, work));
+    }
+    super::replay::refresh(ctx);
+}
+
+fn deeper(ctx: &Rc<Ctx>, id: crate::store::GameId, token: u64, ply: usize, judged: Judged) {
+    if let Some(s) = slot(ctx).borrow_mut().as_mut()
+        && s.id == id
+        && s.review.live.as_ref().is_some_and(|(_, t, _)| *t == token)
+    {
+        s.review.line = Some((ply, judged));
+    }
+    super::replay::refresh(ctx);
+}
+
+/// A score from Red's side as players read it: `+0.35` (pawns), `#3` (Red mates in 3),
+/// `-#2` (Black mates in 2).
+pub(crate) fn score_text(red_cp: i32) -> String {
+    let mate_in = MATE_CP - red_cp.abs();
+    if mate_in < 100 {
+        let moves = (mate_in + 1) / 2;
+        let sign = if red_cp > 0 { "" } else { "-" };
+        return format!("{sign}#{moves}");
+    }
+    format!("{:+.2}", red_cp as f32 / 100.0)
+}
+
+/// The graph's path over the positions judged from the start without a gap: Red's
+/// advantage above the middle line, Black's below, in a view of `moves` × 2.
+pub(crate) fn graph_path(judged: &[Option<Judged>]) -> String {
+    let values: Vec<f32> = judged
+        .iter()
+        .map_while(|j| j.as_ref())
+        .map(|j| 2.0 / (1.0 + (-GRAPH_STEEPNESS * j.red_cp as f32).exp()) - 1.0)
+        .collect();
+    if values.len() < 2 {
+        return String::new();
+    }
+    let mut path = String::from("M 0 1");
+    for (x, v) in values.iter().enumerate() {
+        path.push_str(&format!(" L {x} {:.3}", 1.0 - v));
+    }
+    path.push_str(&format!(" L {} 1 Z", values.len() - 1));
+    path
+}
+
+/// The judgement of the move that led to position `ply` (the `ply`-th move), once both
+/// positions around it are judged.
+fn judgement_of(s: &ReplaySession, ply: usize) -> Option<analysis::MoveReview> {
+    let i = ply.checked_sub(1)?;
+    let before = s.review.judged.get(i)?.as_ref()?;
+    let after = s.review.judged.get(ply)?.as_ref()?;
+    let mover = if i % 2 == 0 {
+        s.game.game().start_position().side_to_move()
+    } else {
+        other(s.game.game().start_position().side_to_move())
+    };
+    Some(analysis::judge_move(mover, s.moves[i], before, after))
+}
+
+fn other(c: Color) -> Color {
+    match c {
+        Color::Red => Color::Black,
+        Color::Black => Color::Red,
+    }
+}
+
+/// The glyph a judged move carries in the move list: `?!`, `?`, `??`.
+pub(crate) fn glyph(judgement: Judgement) -> &'static str {
+    match judgement {
+        Judgement::Good => "",
+        Judgement::Inaccuracy => "?!",
+        Judgement::Mistake => "?",
+        Judgement::Blunder => "??",
+    }
+}
+
+fn kind(judgement: Judgement) -> i32 {
+    match judgement {
+        Judgement::Good => 0,
+        Judgement::Inaccuracy => 1,
+        Judgement::Mistake => 2,
+        Judgement::Blunder => 3,
+    }
+}
+
+/// The glyph of each move judged so far, by move index.
+pub(crate) fn glyphs(s: &ReplaySession) -> Vec<&'static str> {
+    (1..=s.moves.len())
+        .map(|ply| judgement_of(s, ply).map_or("", |r| glyph(r.judgement)))
+        .collect()
+}
+
+/// The marks on the graph: every move judged an inaccuracy or worse.
+pub(crate) fn marks(s: &ReplaySession) -> Vec<ReviewMark> {
+    (1..=s.moves.len())
+        .filter_map(|ply| {
+            let r = judgement_of(s, ply)?;
+            (r.judgement != Judgement::Good).then(|| ReviewMark {
+                ply: ply as i32,
+                kind: kind(r.judgement),
+            })
+        })
+        .collect()
+}
+
+/// What the screen says of the move that led to the position shown, and of the position.
+pub(crate) fn note(s: &ReplaySession, notation: Notation, before: &Position) -> ReviewNote {
+    let mut note = ReviewNote {
+        kind: -1,
+        ..ReviewNote::default()
+    };
+    if let Some(r) = judgement_of(s, s.ply) {
+        note.kind = kind(r.judgement);
+        note.loss = r.loss;
+        note.played = notate(before, r.played, notation).into();
+        note.better = r
+            .best
+            .filter(|b| *b != r.played)
+            .map(|b| notate(before, b, notation))
+            .unwrap_or_default()
+            .into();
+    }
+    let line = s
+        .review
+        .line
+        .as_ref()
+        .filter(|(ply, _)| *ply == s.ply)
+        .map(|(_, j)| j)
+        .or_else(|| s.review.judged.get(s.ply).and_then(Option::as_ref));
+    if let Some(j) = line {
+        note.depth = j.depth as i32;
+        note.score = score_text(j.red_cp).into();
+        note.pv = pv_text(s, &j.pv, notation).into();
+    }
+    note
+}
+
+/// The engine's best move in the position shown (the live line's, else the review's).
+pub(crate) fn best_here(s: &ReplaySession) -> Option<Move> {
+    s.review
+        .line
+        .as_ref()
+        .filter(|(ply, _)| *ply == s.ply)
+        .and_then(|(_, j)| j.best)
+        .or_else(|| s.review.judged.get(s.ply)?.as_ref()?.best)
+}
+
+/// A line of moves from the position shown, in the chosen notation (the first few).
+fn pv_text(s: &ReplaySession, pv: &[Move], notation: Notation) -> String {
+    let mut pos = s.position();
+    let mut words = Vec::new();
+    for &m in pv.iter().take(6) {
+        if !pos.is_legal(m) {
+            break;
+        }
+        words.push(notate(&pos, m, notation));
+        let _ = pos.play(m);
+    }
+    words.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_read_as_players_read_them() {
+        assert_eq!(score_text(35), "+0.35");
+        assert_eq!(score_text(-120), "-1.20");
+        assert_eq!(score_text(0), "+0.00");
+        assert_eq!(score_text(MATE_CP - 1), "#1");
+        assert_eq!(score_text(-(MATE_CP - 3)), "-#2");
+    }
+
+    #[test]
+    fn the_graph_runs_over_the_positions_judged_without_a_gap() {
+        let j = |cp| {
+            Some(Judged {
+                red_cp: cp,
+                best: None,
+                pv: Vec::new(),
+                depth: 1,
+            })
+        };
+        assert_eq!(graph_path(&[j(0)]), "");
+        assert_eq!(
+            graph_path(&[j(0), j(300), j(-3000), None, j(100)]),
+            "M 0 1 L 0 1.000 L 1 0.463 L 2 2.000 L 2 1 Z"
+        );
+    }
+}
