@@ -8,8 +8,68 @@
 use crate::xiangqi::board::{Color, FILES, HORSE, Kind, POINTS, RAYS};
 use crate::xiangqi::position::Position;
 
-/// What each kind is worth before its square is counted.
-pub const VALUE: [i32; 8] = [0, 0, 200, 200, 420, 900, 450, 100];
+/// The evaluation's weights, the numbers Texel tuning adjusts (see [`super::tune`]); each
+/// index is named by a constant below ([`W_ADVISOR`] …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// The weights, by index.
+    pub w: [i32; WEIGHTS],
+}
+
+/// How many weights there are.
+pub const WEIGHTS: usize = 26;
+/// Material: advisor, elephant, horse, chariot, cannon, soldier (kinds 2 to 7).
+pub const W_ADVISOR: usize = 0;
+/// The piece-square tables' strength per kind (general 6 … soldier 12), in percent.
+pub const W_SQUARES: usize = 6;
+/// A chariot's every point reached.
+pub const W_ROOK_REACH: usize = 13;
+/// A horse's every move with its leg free.
+pub const W_HORSE_REACH: usize = 14;
+/// A horse with one move or none.
+pub const W_HORSE_TRAPPED: usize = 15;
+/// A cannon on the enemy general's file with nothing between.
+pub const W_CANNON_EMPTY: usize = 16;
+/// A cannon on the enemy general's file with one screen.
+pub const W_CANNON_SCREEN: usize = 17;
+/// Per missing advisor, per enemy chariot.
+pub const W_ADVISOR_ROOK: usize = 18;
+/// Per missing advisor, per enemy horse.
+pub const W_ADVISOR_HORSE: usize = 19;
+/// Per missing elephant, per enemy cannon.
+pub const W_ELEPHANT_CANNON: usize = 20;
+/// Per missing elephant, per enemy chariot.
+pub const W_ELEPHANT_ROOK: usize = 21;
+/// Per point of attacking force gone, per own horse.
+pub const W_LATE_HORSE: usize = 22;
+/// Per point of attacking force gone, per own cannon (taken off).
+pub const W_LATE_CANNON: usize = 23;
+/// An attacker deep on the enemy's side, in front of the palace.
+pub const W_DEEP: usize = 24;
+/// The side to move's tempo.
+pub const W_TEMPO: usize = 25;
+
+/// The weights the engine plays with.
+pub const DEFAULT: Weights = Weights {
+    w: [
+        200, 200, 420, 900, 450, 100, // material
+        100, 100, 100, 100, 100, 100, 100, // squares, %
+        4, 6, 15, 45, 25, 8, 10, 10, 4, 4, 4, 12, 10,
+    ],
+};
+
+/// What each kind is worth before its square is counted (by kind code; the general 0).
+pub const VALUE: [i32; 8] = values(&DEFAULT);
+
+const fn values(w: &Weights) -> [i32; 8] {
+    let mut out = [0; 8];
+    let mut kind = 2;
+    while kind < 8 {
+        out[kind] = w.w[W_ADVISOR + kind - 2];
+        kind += 1;
+    }
+    out
+}
 
 /// A table's value for a piece of `kind` at (`file`, `rank`) counted from its own side
 /// (rank 0 its back rank).
@@ -118,15 +178,18 @@ const fn square_bonus(kind: usize, file: usize, rank: usize) -> i32 {
     }
 }
 
-const fn build_tables() -> [[i32; POINTS]; 16] {
+/// Material plus square for each board code and point under weights `w`.
+pub const fn build_tables(w: &Weights) -> [[i32; POINTS]; 16] {
+    let value = values(w);
     let mut out = [[0i32; POINTS]; 16];
     let mut kind = 1;
     while kind < 8 {
+        let scale = w.w[W_SQUARES + kind - 1];
         let mut sq = 0;
         while sq < POINTS {
             let (file, rank) = (sq % FILES, sq / FILES);
-            let red = VALUE[kind] + square_bonus(kind, file, rank);
-            let black = VALUE[kind] + square_bonus(kind, file, 9 - rank);
+            let red = value[kind] + square_bonus(kind, file, rank) * scale / 100;
+            let black = value[kind] + square_bonus(kind, file, 9 - rank) * scale / 100;
             out[kind][sq] = red;
             out[kind | 8][sq] = -black;
             sq += 1;
@@ -137,15 +200,20 @@ const fn build_tables() -> [[i32; POINTS]; 16] {
 }
 
 /// Material plus square for each board code and point, from Red's side (Black's negative).
-pub static PSQ: [[i32; POINTS]; 16] = build_tables();
+pub static PSQ: [[i32; POINTS]; 16] = build_tables(&DEFAULT);
 
 /// Material and squares of the whole position, from Red's side.
 pub fn material(pos: &Position) -> i32 {
+    material_with(pos, &PSQ)
+}
+
+/// Material and squares of the whole position under these tables, from Red's side.
+pub fn material_with(pos: &Position, tables: &[[i32; POINTS]; 16]) -> i32 {
     pos.board
         .iter()
         .enumerate()
         .filter(|(_, c)| **c != 0)
-        .map(|(sq, &c)| PSQ[c as usize][sq])
+        .map(|(sq, &c)| tables[c as usize][sq])
         .sum()
 }
 
@@ -156,8 +224,10 @@ fn attack_force(pos: &Position, color: Color) -> i32 {
         + pos.count(color, Kind::Cannon) as i32
 }
 
-/// The terms that need the whole board, from Red's side.
-fn positional(pos: &Position) -> i32 {
+/// The terms that need the whole board, from Red's side, under weights `k`.
+#[inline]
+pub fn positional(pos: &Position, k: &Weights) -> i32 {
+    let k = &k.w;
     let b = &pos.board;
     let mut score = [0i32; 2];
     for sq in 0..POINTS {
@@ -184,7 +254,7 @@ fn positional(pos: &Position) -> i32 {
                         }
                     }
                 }
-                score[side] += 4 * reach - 24;
+                score[side] += k[W_ROOK_REACH] * (reach - 6);
             }
             4 => {
                 // Horse: legs free.
@@ -194,9 +264,9 @@ fn positional(pos: &Position) -> i32 {
                         reach += 1;
                     }
                 }
-                score[side] += 6 * reach - 20;
+                score[side] += k[W_HORSE_REACH] * reach - 20;
                 if reach <= 1 {
-                    score[side] -= 15;
+                    score[side] -= k[W_HORSE_TRAPPED];
                 }
             }
             6 => {
@@ -210,8 +280,8 @@ fn positional(pos: &Position) -> i32 {
                         .filter(|&s| b[s] != 0)
                         .count();
                     score[side] += match between {
-                        0 => 45,
-                        1 => 25,
+                        0 => k[W_CANNON_EMPTY],
+                        1 => k[W_CANNON_SCREEN],
                         _ => 0,
                     };
                 }
@@ -228,15 +298,15 @@ fn positional(pos: &Position) -> i32 {
         let rooks = pos.count(enemy, Kind::Rook) as i32;
         let horses = pos.count(enemy, Kind::Horse) as i32;
         let cannons = pos.count(enemy, Kind::Cannon) as i32;
-        *score -= (2 - advisors) * (8 * rooks + 10 * horses);
-        *score -= (2 - elephants) * (10 * cannons + 4 * rooks);
+        *score -= (2 - advisors) * (k[W_ADVISOR_ROOK] * rooks + k[W_ADVISOR_HORSE] * horses);
+        *score -= (2 - elephants) * (k[W_ELEPHANT_CANNON] * cannons + k[W_ELEPHANT_ROOK] * rooks);
         // Fewer attackers on the board: the cannon loses its screens, the horse gains room,
         // a crossed soldier counts more.
         let force = attack_force(pos, enemy) + attack_force(pos, color);
         let late = (12 - force).max(0);
         *score += late
-            * (4 * pos.count(color, Kind::Horse) as i32
-                - 4 * pos.count(color, Kind::Cannon) as i32);
+            * (k[W_LATE_HORSE] * pos.count(color, Kind::Horse) as i32
+                - k[W_LATE_CANNON] * pos.count(color, Kind::Cannon) as i32);
     }
     // Attackers near the enemy palace.
     for (sq, &code) in b.iter().enumerate() {
@@ -248,7 +318,7 @@ fn positional(pos: &Position) -> i32 {
         let deep = if side == 0 { rank >= 7 } else { rank <= 2 };
         let file = sq % FILES;
         if deep && (2..=6).contains(&file) {
-            score[side] += 12;
+            score[side] += k[W_DEEP];
         }
     }
     score[0] - score[1]
@@ -257,8 +327,8 @@ fn positional(pos: &Position) -> i32 {
 /// The full evaluation from the side to move's point of view, given the incremental
 /// material-and-squares sum (`psq`, from Red's side).
 pub fn evaluate(pos: &Position, psq: i32) -> i32 {
-    let red = psq + positional(pos);
-    let tempo = 10;
+    let red = psq + positional(pos, &DEFAULT);
+    let tempo = DEFAULT.w[W_TEMPO];
     match pos.side_to_move() {
         Color::Red => red + tempo,
         Color::Black => -red + tempo,

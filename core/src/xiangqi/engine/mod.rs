@@ -10,9 +10,10 @@
 //! plays for a win when the opponent's only way out is a forbidden one. At the root the rules
 //! core itself checks each move, so a move that would end the game there is scored exactly.
 
-mod eval;
+pub mod eval;
 mod levels;
 mod tt;
+pub mod tune;
 
 pub use levels::{LEVELS, Level};
 
