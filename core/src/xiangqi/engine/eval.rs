@@ -52,9 +52,9 @@ pub const W_TEMPO: usize = 25;
 /// The weights the engine plays with.
 pub const DEFAULT: Weights = Weights {
     w: [
-        200, 200, 420, 900, 450, 100, // material
-        100, 100, 100, 100, 100, 100, 100, // squares, %
-        4, 6, 15, 45, 25, 8, 10, 10, 4, 4, 4, 12, 10,
+        80, 90, 410, 1200, 490, 80, // material
+        100, 100, 100, 155, 100, 205, 215, // squares, %
+        10, 10, 1, 105, 25, 32, 28, 32, 25, 10, 12, 0, 8,
     ],
 };
 
