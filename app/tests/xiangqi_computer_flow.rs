@@ -149,6 +149,7 @@ fn a_whole_game_against_the_computer_is_played_stored_and_found_by_its_level() {
     assert_eq!(shown(4, 2, 0), 0);
     assert_eq!(shown(4, 0, 3), 0);
     assert_eq!(shown(1, 0, 0), 0, "not pass and play");
+    assert_eq!(shown(3, 0, 0), 0, "not by correspondence");
     assert_eq!(shown(0, 0, 0), 1);
     let row = one(&app, &format!("Game {}", id.0));
     assert!(row.is_valid());

@@ -11,7 +11,7 @@ use crate::settings::Notation;
 use crate::thinking::{self, Work};
 use qiguan_core::xiangqi::analysis::{self, Judged, Judgement, MATE_CP};
 use qiguan_core::xiangqi::engine::{Engine, Limits};
-use qiguan_core::xiangqi::{Color, Move, Position, Xiangqi};
+use qiguan_core::xiangqi::{Move, Position, Xiangqi};
 use qiguan_ui::{ReviewMark, ReviewNote};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -230,19 +230,8 @@ fn judgement_of(s: &ReplaySession, ply: usize) -> Option<analysis::MoveReview> {
     let i = ply.checked_sub(1)?;
     let before = s.review.judged.get(i)?.as_ref()?;
     let after = s.review.judged.get(ply)?.as_ref()?;
-    let mover = if i % 2 == 0 {
-        s.game.game().start_position().side_to_move()
-    } else {
-        other(s.game.game().start_position().side_to_move())
-    };
+    let mover = s.position_at(i).side_to_move();
     Some(analysis::judge_move(mover, s.moves[i], before, after))
-}
-
-fn other(c: Color) -> Color {
-    match c {
-        Color::Red => Color::Black,
-        Color::Black => Color::Red,
-    }
 }
 
 /// The glyph a judged move carries in the move list: `?!`, `?`, `??`.
