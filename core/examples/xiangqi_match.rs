@@ -7,15 +7,22 @@
 //! ```text
 //! cargo run --release -p qiguan-core --example xiangqi_match -- \
 //!     [--games 100] [--movetime 500] [--level 10] [--skill 10] [--engine PATH]
-//!     [--against-level N] [--parallel 2] [--seed 1] [--save FILE]
+//!     [--against-level N] [--parallel 2] [--seed 1] [--save FILE] [--fixed]
+//!     [--adjudicate CP]
 //! ```
 //! `--save FILE` appends each game as one line, Red's score (`1`, `0.5`, `0`) then its moves,
 //! for tuning the evaluation on real games.
 //! `--skill` is Fairy-Stockfish's `Skill Level` (-20 to 20, 20 = full strength);
 //! `--against-level N` plays Qiguan's level N instead of Fairy-Stockfish. Level games use
-//! each level's own time; `--movetime` applies to full-strength play.
+//! each level's own time (level 10 too); `--movetime` applies to full-strength play against
+//! Fairy-Stockfish.
+//! `--fixed` gives each level its node budget instead of its time (`Level::fixed`, as the
+//! server plays), so results do not depend on the machine's load.
+//! `--adjudicate CP` (level games only) ends a game once, for three moves of each side in a
+//! row, one side's own score is at least `CP` and the other's at most `-CP`: both engines agree
+//! who is winning, as cutechess's resign rule does.
 
-use qiguan_core::xiangqi::engine::{Engine, Level, Limits, Style};
+use qiguan_core::xiangqi::engine::{Engine, Level, Limits, MATE, Score, Style};
 use qiguan_core::xiangqi::{Color, Move, Xiangqi, XiangqiOptions, seat_of};
 use qiguan_core::{GameResult, Rules};
 use std::io::{BufRead, BufReader, Write};
@@ -43,6 +50,8 @@ struct Settings {
     parallel: usize,
     seed: u64,
     save: Option<String>,
+    fixed: bool,
+    adjudicate: Option<i32>,
 }
 
 fn main() {
@@ -140,10 +149,17 @@ fn read_args() -> Result<Settings, String> {
         parallel: 2,
         seed: 1,
         save: None,
+        fixed: false,
+        adjudicate: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
+        if args[i] == "--fixed" {
+            s.fixed = true;
+            i += 1;
+            continue;
+        }
         let value = args
             .get(i + 1)
             .ok_or_else(|| format!("{} needs a value", args[i]))?;
@@ -158,6 +174,7 @@ fn read_args() -> Result<Settings, String> {
             "--parallel" => s.parallel = value.parse().map_err(bad)?,
             "--seed" => s.seed = value.parse().map_err(bad)?,
             "--save" => s.save = Some(value.clone()),
+            "--adjudicate" => s.adjudicate = Some(value.parse().map_err(bad)?),
             other => return Err(format!("unknown argument {other}")),
         }
         i += 2;
@@ -200,16 +217,27 @@ enum Player {
 }
 
 impl Player {
-    fn qiguan(level: u8, seed: u64, movetime: u64) -> Player {
+    fn qiguan(level: u8, seed: u64, s: &Settings) -> Player {
+        let movetime = s.movetime;
         Player::Qiguan {
             engine: Engine::new(16),
-            level: Level::new(level, seed),
-            full: level >= qiguan_core::xiangqi::engine::LEVELS,
+            level: if s.fixed {
+                Level::fixed(level, seed)
+            } else {
+                Level::new(level, seed)
+            },
+            // Against another level, full strength plays by its own level too.
+            full: level >= qiguan_core::xiangqi::engine::LEVELS && s.against_level.is_none(),
             movetime,
         }
     }
 
-    fn choose(&mut self, game: &Xiangqi, moves: &[Move]) -> Result<Option<Move>, String> {
+    /// The move chosen and, for Qiguan, its score from the mover's side.
+    fn choose(
+        &mut self,
+        game: &Xiangqi,
+        moves: &[Move],
+    ) -> Result<(Option<Move>, Option<i32>), String> {
         match self {
             Player::Qiguan {
                 engine,
@@ -226,9 +254,15 @@ impl Player {
                     level.limits.clone()
                 };
                 let style: Style = level.style.clone();
-                Ok(engine.search(game, &limits, &style, |_| {}).best)
+                let found = engine.search(game, &limits, &style, |_| {});
+                let cp = match found.score {
+                    Score::Cp(cp) => cp,
+                    Score::Mate(n) if n > 0 => MATE,
+                    Score::Mate(_) => -MATE,
+                };
+                Ok((found.best, Some(cp)))
             }
-            Player::Uci(uci) => uci.best(moves),
+            Player::Uci(uci) => Ok((uci.best(moves)?, None)),
         }
     }
 }
@@ -322,9 +356,9 @@ type Played = (f64, String, Vec<Move>);
 
 /// Plays one game.
 fn play(s: &Settings, opening: &[Move], ours: Color, index: u64) -> Result<Played, String> {
-    let mut qiguan = Player::qiguan(s.level, s.seed ^ index, s.movetime);
+    let mut qiguan = Player::qiguan(s.level, s.seed ^ index, s);
     let mut other = match s.against_level {
-        Some(n) => Player::qiguan(n, s.seed ^ index ^ 0x5555, s.movetime),
+        Some(n) => Player::qiguan(n, s.seed ^ index ^ 0x5555, s),
         None => Player::Uci(Uci::start(&s.engine, s.skill, s.movetime)?),
     };
     let mut game = new_game();
@@ -333,7 +367,15 @@ fn play(s: &Settings, opening: &[Move], ours: Color, index: u64) -> Result<Playe
         game.play_move(m).map_err(|e| e.to_string())?;
         moves.push(m);
     }
+    // The last scores each side reported, from its own side (ours first).
+    let mut scores: [Vec<i32>; 2] = [Vec::new(), Vec::new()];
     while game.outcome().is_none() {
+        if let Some(cp) = s.adjudicate
+            && let Some(ours_won) = agreed(&scores, cp)
+        {
+            let score = if ours_won { 1.0 } else { 0.0 };
+            return Ok((score, format!("adjudicated after {} plies", moves.len()), moves));
+        }
         if moves.len() >= 400 {
             return Ok((0.5, "400 plies".into(), moves));
         }
@@ -343,9 +385,13 @@ fn play(s: &Settings, opening: &[Move], ours: Color, index: u64) -> Result<Playe
         } else {
             &mut other
         };
-        let Some(m) = player.choose(&game, &moves)? else {
+        let (chosen, score) = player.choose(&game, &moves)?;
+        let Some(m) = chosen else {
             return Err(format!("no move from {mover:?} in a game not over"));
         };
+        if let Some(score) = score {
+            scores[usize::from(mover != ours)].push(score);
+        }
         if let Err(e) = game.play_move(m) {
             // An illegal move loses (by the rules core's judgement, e.g. a forbidden
             // repetition the other engine does not know).
@@ -362,6 +408,23 @@ fn play(s: &Settings, opening: &[Move], ours: Color, index: u64) -> Result<Playe
     };
     let how = format!("{:?} after {} plies", outcome.reason, moves.len());
     Ok((score, how, moves))
+}
+
+/// Whether both sides' last three scores agree that one side is winning by `cp` or more:
+/// `Some(true)` if it is ours.
+fn agreed(scores: &[Vec<i32>; 2], cp: i32) -> Option<bool> {
+    let last = |side: &Vec<i32>| -> Option<[i32; 3]> {
+        let n = side.len();
+        (n >= 3).then(|| [side[n - 3], side[n - 2], side[n - 1]])
+    };
+    let (ours, theirs) = (last(&scores[0])?, last(&scores[1])?);
+    if ours.iter().all(|&v| v >= cp) && theirs.iter().all(|&v| v <= -cp) {
+        Some(true)
+    } else if ours.iter().all(|&v| v <= -cp) && theirs.iter().all(|&v| v >= cp) {
+        Some(false)
+    } else {
+        None
+    }
 }
 
 fn summary(results: &[(usize, f64, String)]) {
