@@ -374,7 +374,11 @@ fn play(s: &Settings, opening: &[Move], ours: Color, index: u64) -> Result<Playe
             && let Some(ours_won) = agreed(&scores, cp)
         {
             let score = if ours_won { 1.0 } else { 0.0 };
-            return Ok((score, format!("adjudicated after {} plies", moves.len()), moves));
+            return Ok((
+                score,
+                format!("adjudicated after {} plies", moves.len()),
+                moves,
+            ));
         }
         if moves.len() >= 400 {
             return Ok((0.5, "400 plies".into(), moves));

@@ -22,6 +22,7 @@ fn view(pieces: &[(&str, Side, Option<Rank>)]) -> JunqiView {
                 at: at.into(),
                 side,
                 rank,
+                could_be: None,
             })
             .collect(),
         side_to_move: Seat::FIRST,
@@ -29,6 +30,7 @@ fn view(pieces: &[(&str, Side, Option<Rank>)]) -> JunqiView {
         flag_shown: [false, false],
         last: None,
         lost: [Vec::new(), Vec::new()],
+        lost_could_be: [Vec::new(), Vec::new()],
     }
 }
 

@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod bot;
+pub mod clues;
 pub mod deployment;
 pub mod movegen;
 pub mod pieces;
@@ -11,6 +12,7 @@ pub mod state;
 pub mod view;
 
 pub use board::{Point, graph};
+pub use clues::Ranks;
 pub use deployment::{DeployProblem, Deployment};
 pub use movegen::{Board, Move, MoveRules, NoMove, Piece};
 pub use pieces::{Battle, BattleRules, Rank, Side, battle};

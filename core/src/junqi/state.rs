@@ -2,7 +2,8 @@
 //! or the authority's face-down deal (flip); moves, flips and battles; the flag shown when the
 //! Field Marshal falls; and the ends of the game.
 
-use super::board::Point;
+use super::board::{POINTS, Point};
+use super::clues::{Fought, Ranks, Trace};
 use super::deployment::{Deployment, letter, rank_of_letter};
 use super::movegen::{Board, Move, MoveRules, Piece};
 use super::pieces::{Battle, BattleRules, Rank, Side, battle};
@@ -282,6 +283,11 @@ pub struct Junqi {
     /// Every piece removed in battle, in the order it fell (shown to each viewer as far as it
     /// may know them: the battle panel).
     pub(crate) lost: Vec<Piece>,
+    /// What has been seen of the piece on each point (referee and open modes, once both
+    /// sides have deployed): see [`super::clues`].
+    pub(crate) traces: Vec<Option<Trace>>,
+    /// What had been seen of each piece in `lost`, in the same order.
+    pub(crate) lost_traces: Vec<Trace>,
 }
 
 /// The last move or flip as the authority knows it.
@@ -373,6 +379,9 @@ impl Junqi {
         self.deployments[side as usize] = Some(d);
         if let [Some(a), Some(b)] = &self.deployments {
             self.board = Board::from_deployments(a, b);
+            self.traces = Point::all()
+                .map(|p| self.board.get(p).map(|_| Trace::new(p)))
+                .collect();
         }
         Ok(vec![Told {
             audience: Audience::Everyone,
@@ -475,6 +484,7 @@ impl Junqi {
             return Err(IllegalMove::CannotReach);
         }
         let defender = self.board.get(m.to);
+        self.follow(m, piece, defender);
         self.board.set(m.from, None);
         let event = match defender {
             None => {
@@ -514,6 +524,74 @@ impl Junqi {
         }])
     }
 
+    /// Moves the trace of the piece on `m.from` along, noting what the move showed: that it
+    /// moves, and whether only an engineer could have gone there; a battle is noted on both
+    /// pieces' traces (`resolve` then retires the fallen ones).
+    fn follow(&mut self, m: Move, piece: Piece, defender: Option<Piece>) {
+        if self.traces.len() != POINTS {
+            return;
+        }
+        let mut probe = self.board.clone();
+        probe.set(
+            m.from,
+            Some(Piece {
+                side: piece.side,
+                rank: Rank::Captain,
+            }),
+        );
+        let engineer = !probe
+            .targets(m.from, self.options.move_rules())
+            .contains(&m.to);
+        let mut trace = self.traces[m.from.index()].take();
+        if let Some(t) = trace.as_mut() {
+            t.moved = true;
+            t.engineer |= engineer;
+        }
+        if let Some(d) = defender {
+            let result = battle(piece.rank, d.rank, self.options.battle_rules());
+            if let Some(t) = trace.as_mut() {
+                t.fights.push(Fought {
+                    foe: d.rank,
+                    attacked: true,
+                    result,
+                });
+            }
+            if let Some(t) = self.traces[m.to.index()].as_mut() {
+                t.fights.push(Fought {
+                    foe: piece.rank,
+                    attacked: false,
+                    result,
+                });
+            }
+        }
+        // Until `resolve` says otherwise, the mover stands on `m.to` and the defender's trace
+        // waits on `m.from`'s slot.
+        let defender_trace = std::mem::replace(&mut self.traces[m.to.index()], trace);
+        self.traces[m.from.index()] = defender_trace;
+    }
+
+    /// Retires the traces of the pieces a battle at `m` removed, in `lost`'s order, and puts
+    /// the winner's on `m.to`.
+    fn retire(&mut self, m: Move, result: Battle) {
+        if self.traces.len() != POINTS {
+            return;
+        }
+        let attacker = self.traces[m.to.index()].take();
+        let defender = self.traces[m.from.index()].take();
+        let fallen = match result {
+            Battle::AttackerWins | Battle::FlagTaken => {
+                self.traces[m.to.index()] = attacker;
+                vec![defender]
+            }
+            Battle::DefenderWins => {
+                self.traces[m.to.index()] = defender;
+                vec![attacker]
+            }
+            Battle::BothRemoved => vec![attacker, defender],
+        };
+        self.lost_traces.extend(fallen.into_iter().flatten());
+    }
+
     fn end_turn(&mut self, mover: Seat) {
         self.plies += 1;
         self.to_move = mover.next(2);
@@ -534,10 +612,16 @@ impl Junqi {
             }
         }
         self.lost.extend(&removed);
+        self.retire(m, result);
         // Flip mode has no showing of flags: a face-down flag is unknown to its owner too.
-        for piece in removed {
+        let first_fallen = self.lost_traces.len().saturating_sub(removed.len());
+        for (i, piece) in removed.into_iter().enumerate() {
             if piece.rank == Rank::FieldMarshal && !self.flip() {
                 self.flag_shown[piece.side as usize] = true;
+                // The flag showing tells everyone which piece that was.
+                if let Some(t) = self.lost_traces.get_mut(first_fallen + i) {
+                    t.marshal = true;
+                }
             }
         }
         if result == Battle::FlagTaken
@@ -587,6 +671,41 @@ impl Junqi {
         (own || revealed || self.options.visibility == Visibility::Open).then_some(piece.rank)
     }
 
+    /// Referee mode: the kinds `viewer` (a seat) can tell the unknown piece of `side` on `at`
+    /// can be; `None` for a spectator, in the other modes, or before the deployments.
+    pub(crate) fn could_be(&self, viewer: Viewer, at: Point, side: Side) -> Option<Ranks> {
+        let Viewer::Seat(seat) = viewer else {
+            return None;
+        };
+        if self.options.visibility != Visibility::Referee || self.side_of_seat(seat) == Some(side) {
+            return None;
+        }
+        let trace = self.traces.get(at.index())?.as_ref()?;
+        Some(trace.could_be(side, self.options.battle_rules()))
+    }
+
+    /// Referee mode, for a seat: what each lost piece can have been, in `lost`'s order.
+    pub(crate) fn lost_clues(&self, viewer: Viewer) -> [Vec<Ranks>; 2] {
+        let mut clues: [Vec<Ranks>; 2] = [Vec::new(), Vec::new()];
+        let Viewer::Seat(seat) = viewer else {
+            return clues;
+        };
+        let Some(own) = self.side_of_seat(seat) else {
+            return clues;
+        };
+        if self.options.visibility != Visibility::Referee || self.outcome.is_some() {
+            return clues;
+        }
+        for (piece, trace) in self.lost.iter().zip(&self.lost_traces) {
+            clues[piece.side as usize].push(if piece.side == own {
+                Ranks::only(piece.rank)
+            } else {
+                trace.could_be(piece.side, self.options.battle_rules())
+            });
+        }
+        clues
+    }
+
     /// Deals from `pick` (which returns a uniform index below its argument): a Fisher–Yates
     /// shuffle of both sets onto the 50 points that are not camps.
     fn shuffled_deal(pick: &mut dyn FnMut(usize) -> usize) -> String {
@@ -631,6 +750,8 @@ impl Rules for Junqi {
             last_flip: [None, None],
             last: None,
             lost: Vec::new(),
+            traces: Vec::new(),
+            lost_traces: Vec::new(),
         })
     }
 

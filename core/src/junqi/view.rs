@@ -5,6 +5,7 @@
 //! over, everything shows.
 
 use super::board::Point;
+use super::clues::Ranks;
 use super::movegen::{Move, NoMove};
 use super::pieces::{Rank, Side};
 use super::state::{Junqi, JunqiOptions, Visibility};
@@ -21,6 +22,10 @@ pub struct SeenPiece {
     pub side: Side,
     /// Its kind, when this viewer may know it.
     pub rank: Option<Rank>,
+    /// Referee mode, an opposing piece of unknown kind: the kinds it can still be, from
+    /// what this seat has seen (see [`super::clues`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub could_be: Option<Ranks>,
 }
 
 /// A viewer's picture of the game.
@@ -56,6 +61,14 @@ pub struct JunqiView {
     /// flip modes and once the game is over.
     #[serde(default)]
     pub lost: [Vec<Option<Rank>>; 2],
+    /// Referee mode, for a seat: what each piece in `lost` can have been (one kind when
+    /// known), in the same order.
+    #[serde(default, skip_serializing_if = "lost_clues_empty")]
+    pub lost_could_be: [Vec<Ranks>; 2],
+}
+
+fn lost_clues_empty(clues: &[Vec<Ranks>; 2]) -> bool {
+    clues.iter().all(Vec::is_empty)
 }
 
 /// The last move or flip as one viewer may know it: the event everyone was told, and the
@@ -92,6 +105,7 @@ impl JunqiView {
                         at: p.to_string(),
                         side: d.side,
                         rank: Some(rank),
+                        could_be: None,
                     })
                     .collect()
             })
@@ -102,10 +116,17 @@ impl JunqiView {
                 .pieces()
                 // A face-down piece shows nothing, not even its side, until the end.
                 .filter(|(p, _)| over || !game.board().is_face_down(*p))
-                .map(|(p, piece): (Point, _)| SeenPiece {
-                    at: p.to_string(),
-                    side: piece.side,
-                    rank: game.visible_rank(viewer, p, piece),
+                .map(|(p, piece): (Point, _)| {
+                    let rank = game.visible_rank(viewer, p, piece);
+                    SeenPiece {
+                        at: p.to_string(),
+                        side: piece.side,
+                        rank,
+                        could_be: rank
+                            .is_none()
+                            .then(|| game.could_be(viewer, p, piece.side))
+                            .flatten(),
+                    }
                 })
                 .collect()
         };
@@ -159,6 +180,7 @@ impl JunqiView {
                         at: at.to_string(),
                         side: piece.side,
                         rank: known.then_some(piece.rank),
+                        could_be: None,
                     })
                 };
                 SeenPlay {
@@ -168,6 +190,7 @@ impl JunqiView {
                 }
             }),
             lost,
+            lost_could_be: game.lost_clues(viewer),
         }
     }
 
