@@ -69,6 +69,7 @@ pub mod junqi;
 pub mod matches;
 pub mod phrase;
 pub mod record;
+pub(crate) mod rng;
 pub mod sealandair;
 pub mod seat;
 pub mod xiangqi;

@@ -164,9 +164,11 @@ mod tests {
 }
 
 /// How well a computer player in a seat plays. Aeroplane chess's computers have two
-/// strengths; Xiangqi's engine has ten levels; the other games' computers play at one.
+/// strengths (easy, strong); Xiangqi's engine has ten levels; Junqi's and Sea-land-air's
+/// computers have three (easy, normal, hard; `strong`, stored before the other two existed,
+/// plays as easy did then).
 ///
-/// Stored and sent as text: `easy`, `strong`, `level-1` … `level-10`.
+/// Stored and sent as text: `easy`, `strong`, `normal`, `hard`, `level-1` … `level-10`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Strength {
     /// Aeroplane chess: captures when it can, otherwise plays loosely.
@@ -176,6 +178,10 @@ pub enum Strength {
     Strong,
     /// Xiangqi: the engine at this level, 1 (a beginner) to [`Strength::TOP_LEVEL`].
     Level(u8),
+    /// Junqi and Sea-land-air: the computer that reasons about hidden pieces, briefly.
+    Normal,
+    /// Junqi and Sea-land-air: the computer that reasons about hidden pieces at length.
+    Hard,
 }
 
 impl Strength {
@@ -194,7 +200,8 @@ impl Strength {
     pub fn engine_level(self) -> u8 {
         match self {
             Strength::Easy => 3,
-            Strength::Strong => 7,
+            Strength::Normal => 5,
+            Strength::Strong | Strength::Hard => 7,
             Strength::Level(n) => n.clamp(1, Self::TOP_LEVEL),
         }
     }
@@ -205,6 +212,8 @@ impl fmt::Display for Strength {
         match self {
             Strength::Easy => f.write_str("easy"),
             Strength::Strong => f.write_str("strong"),
+            Strength::Normal => f.write_str("normal"),
+            Strength::Hard => f.write_str("hard"),
             Strength::Level(n) => write!(f, "level-{n}"),
         }
     }
@@ -217,6 +226,8 @@ impl FromStr for Strength {
         match text {
             "easy" => Ok(Strength::Easy),
             "strong" => Ok(Strength::Strong),
+            "normal" => Ok(Strength::Normal),
+            "hard" => Ok(Strength::Hard),
             _ => text
                 .strip_prefix("level-")
                 .filter(|n| !n.starts_with('0') && !n.starts_with('+'))
@@ -224,7 +235,7 @@ impl FromStr for Strength {
                 .and_then(Strength::level)
                 .ok_or_else(|| {
                     format!(
-                        "unknown strength {text:?}: easy, strong or level-1 to level-{}",
+                        "unknown strength {text:?}: easy, strong, normal, hard or level-1 to level-{}",
                         Strength::TOP_LEVEL
                     )
                 }),

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
 use proptest::prelude::*;
+use qiguan_core::junqi::belief::Belief;
 use qiguan_core::junqi::clues::deployable_ranks;
 use qiguan_core::junqi::{
     Battle, Board, Deployment, Junqi, JunqiEvent, JunqiOptions, JunqiView, Piece, Point, Rank,
@@ -195,11 +196,45 @@ impl Observer {
             .map(|n| n.could_be(self.theirs, options))
             .collect();
         assert_eq!(view.lost_could_be[self.theirs as usize], expected);
+        self.check_samples(game);
         for (clue, truth) in expected
             .iter()
             .zip(game_lost(game, self.theirs, self.seat).iter())
         {
             assert!(clue.contains(*truth), "a lost {truth:?} not in {clue:?}");
+        }
+    }
+}
+
+impl Observer {
+    /// Boards drawn from the seat's belief never contradict what it has seen: every unknown
+    /// piece gets a kind its clues allow, the kinds make up the whole army with the known ones,
+    /// and the seat's own pieces and every position stay as they are.
+    fn check_samples(&self, game: &Junqi) {
+        let view = &self.before;
+        let belief = Belief::of(view, self.side).expect("a belief from a consistent view");
+        for k in 0..3 {
+            let sample = belief.sample(k * 7919 + view.pieces.len() as u64);
+            let mut army: HashMap<Rank, usize> = HashMap::new();
+            for (u, r) in belief.unknown.iter().zip(&sample) {
+                assert!(u.could_be.contains(*r), "{r:?} against {:?}", u.could_be);
+                *army.entry(*r).or_default() += 1;
+            }
+            let board = belief.board_with(&sample);
+            for p in &view.pieces {
+                let q = board.get(at(&p.at)).unwrap();
+                assert_eq!(q.side, p.side);
+                if let Some(r) = p.rank {
+                    assert_eq!(q.rank, r);
+                    if p.side == self.theirs {
+                        *army.entry(r).or_default() += 1;
+                    }
+                }
+            }
+            for r in Rank::ALL {
+                assert_eq!(army.get(&r).copied().unwrap_or(0), r.count(), "{r:?}");
+            }
+            assert_eq!(board.pieces().count(), game.board().pieces().count());
         }
     }
 }
@@ -263,7 +298,7 @@ fn play(seed: u64, landmine_stays: bool, plies: usize) {
                 _ => false,
             })
             .collect();
-        let m = if !attacks.is_empty() && state % 3 == 0 {
+        let m = if !attacks.is_empty() && state.is_multiple_of(3) {
             attacks[(state / 3 % attacks.len() as u64) as usize].clone()
         } else {
             moves[(state % moves.len() as u64) as usize].clone()

@@ -741,7 +741,9 @@ fn seat_models(
             name: s.players.get(i).cloned().unwrap_or_default().into(),
             computer: match s.computers.get(i).copied().flatten() {
                 Some(Strength::Easy) => "easy".into(),
-                Some(Strength::Strong | Strength::Level(_)) => "strong".into(),
+                Some(Strength::Strong | Strength::Normal | Strength::Hard | Strength::Level(_)) => {
+                    "strong".into()
+                }
                 None => "".into(),
             },
             home: table.planes[i].iter().filter(|p| p.is_finished()).count() as i32,

@@ -55,6 +55,8 @@ pub fn refresh(ctx: &Rc<Ctx>) {
             let (code, name) = match o {
                 Opponent::Computer(Some(Strength::Easy)) => ("computer:easy", String::new()),
                 Opponent::Computer(Some(Strength::Strong)) => ("computer:strong", String::new()),
+                Opponent::Computer(Some(Strength::Normal)) => ("computer:normal", String::new()),
+                Opponent::Computer(Some(Strength::Hard)) => ("computer:hard", String::new()),
                 Opponent::Computer(Some(Strength::Level(n))) => ("computer:level", n.to_string()),
                 Opponent::Computer(None) => ("computer", String::new()),
                 Opponent::Computers => ("computers", String::new()),

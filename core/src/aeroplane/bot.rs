@@ -61,7 +61,7 @@ pub fn choose(
                         + gained * 10
                         + noise(400)
                 }
-                Strength::Strong | Strength::Level(_) => {
+                Strength::Strong | Strength::Normal | Strength::Hard | Strength::Level(_) => {
                     evaluate(&after, options, seat) * 16 + noise(16)
                 }
             };

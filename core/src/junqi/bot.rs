@@ -8,9 +8,10 @@ use super::board::{POINTS, Point, graph};
 use super::deployment::Deployment;
 use super::movegen::{Board, Move, Piece};
 use super::pieces::{Battle, Rank, Side, battle};
+use super::search::{self, Effort, Rules};
 use super::state::{JunqiMove, JunqiOptions, Visibility};
 use super::view::JunqiView;
-use crate::seat::Seat;
+use crate::seat::{Seat, Strength};
 
 /// Chooses an action for `seat` from its view. `seed` breaks ties (the authority gives it, so
 /// replays stay exact). Returns `None` when the seat has nothing to do.
@@ -264,15 +265,65 @@ fn threatened(
     })
 }
 
+/// Chooses an action at a strength: easy is [`choose`]; normal and hard deploy as a strong
+/// player would and think about the hidden pieces ([`super::search`]), falling back on
+/// [`choose`] where that search has nothing to go on (flip mode).
+pub fn choose_at(
+    view: &JunqiView,
+    seat: Seat,
+    options: &JunqiOptions,
+    strength: Strength,
+    seed: u64,
+) -> Option<JunqiMove> {
+    let effort = match strength {
+        Strength::Normal => Effort::NORMAL,
+        Strength::Hard => Effort::HARD,
+        Strength::Easy | Strength::Strong | Strength::Level(_) => {
+            return choose(view, seat, options, seed);
+        }
+    };
+    choose_with(view, seat, options, effort, seed)
+}
+
+/// Chooses an action thinking with `effort` (see [`choose_at`]).
+pub fn choose_with(
+    view: &JunqiView,
+    seat: Seat,
+    options: &JunqiOptions,
+    effort: Effort,
+    seed: u64,
+) -> Option<JunqiMove> {
+    if view.visibility == Visibility::Flip {
+        return choose(view, seat, options, seed);
+    }
+    let side = view.colours.get(seat.index()).copied().flatten()?;
+    if !view.deployed[side as usize] {
+        return Some(JunqiMove::Deploy(
+            Deployment::considered(side, seed).to_text(),
+        ));
+    }
+    if view.deployed.iter().any(|d| !d) || view.side_to_move != seat {
+        return None;
+    }
+    let rules = Rules {
+        moves: super::state::move_rules(options),
+        battles: super::state::battle_rules(options),
+    };
+    match search::choose(view, side, rules, effort, seed) {
+        Some(m) => Some(JunqiMove::Go(m)),
+        None => choose(view, seat, options, seed),
+    }
+}
+
 impl crate::Computer for super::Junqi {
     fn computer_move(
         view: &Self::View,
         seat: Seat,
         options: &Self::Options,
-        _: crate::Strength,
+        strength: Strength,
         seed: u64,
     ) -> Option<Self::Move> {
-        choose(view, seat, options, seed)
+        choose_at(view, seat, options, strength, seed)
     }
 
     fn accepts_draw(view: &Self::View, seat: Seat) -> bool {

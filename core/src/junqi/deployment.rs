@@ -6,6 +6,7 @@ use super::pieces::{Rank, Side};
 use crate::Seat;
 use crate::deploy::{Deploys, Fight, Losses};
 use crate::junqi::{self, Junqi, JunqiMove, JunqiView, Visibility};
+use crate::rng::Rng;
 use std::fmt;
 
 /// One side's placement: the kind on each of its 25 deployable points. The constructors keep
@@ -157,6 +158,70 @@ impl Deployment {
         Deployment { side, pieces }.sorted()
     }
 
+    /// A layout a strong player would recognise, different with each seed: the flag in a
+    /// headquarters guarded by landmines (usually all three around it, sometimes one away as
+    /// a decoy), bombs a row or two behind the front where attackers come, the Field Marshal
+    /// and General near the front on railroad points, engineers spread along the railroad,
+    /// cheap pieces in the front row and in the other headquarters (a false flag).
+    pub fn considered(side: Side, seed: u64) -> Deployment {
+        let mut rng = Rng::new(seed ^ 0x6a75_6e71);
+        let rel = |row: usize, column: usize| {
+            let row = if side == Side::South { row } else { 11 - row };
+            Point::new(row, column)
+        };
+        let flag_column = if rng.below(2) == 0 { 1 } else { 3 };
+        let mut free = deployable(side);
+        let mut pieces = Vec::with_capacity(25);
+        let mut take = |p: Option<Point>, rank: Rank, free: &mut Vec<Point>| {
+            if let Some(i) = free.iter().position(|q| Some(*q) == p) {
+                pieces.push((free.swap_remove(i), rank));
+                true
+            } else {
+                false
+            }
+        };
+        take(rel(0, flag_column), Rank::Flag, &mut free);
+        let mut guards = [
+            rel(0, flag_column - 1),
+            rel(0, flag_column + 1),
+            rel(1, flag_column),
+        ];
+        rng.shuffle(&mut guards);
+        // Usually all three landmines around the flag; sometimes one on the other side.
+        let around = if rng.below(10) < 6 { 3 } else { 2 };
+        for &g in &guards[..around] {
+            take(g, Rank::Landmine, &mut free);
+        }
+        let mut placed: Vec<(Point, Rank)> = Vec::new();
+        let order = [
+            (Rank::Landmine, 3 - around),
+            (Rank::Bomb, 2),
+            (Rank::FieldMarshal, 1),
+            (Rank::General, 1),
+            (Rank::MajorGeneral, 2),
+            (Rank::Brigadier, 2),
+            (Rank::Engineer, 3),
+            (Rank::Colonel, 2),
+            (Rank::Major, 2),
+            (Rank::Captain, 3),
+            (Rank::Lieutenant, 3),
+        ];
+        for (rank, n) in order {
+            for _ in 0..n {
+                let weights: Vec<f64> = free
+                    .iter()
+                    .map(|&p| considered_weight(side, p, rank, flag_column))
+                    .collect();
+                let i = rng
+                    .weighted(&weights)
+                    .unwrap_or_else(|| rng.below(free.len()));
+                placed.push((free.swap_remove(i), rank));
+            }
+        }
+        pieces.extend(placed);
+        Deployment { side, pieces }.sorted()
+    }
+
     fn sorted(mut self) -> Deployment {
         self.pieces.sort_by_key(|(p, _)| *p);
         self
@@ -200,6 +265,42 @@ impl Deployment {
             pieces,
         }
         .sorted()
+    }
+}
+
+/// How much a considered layout likes `rank` on `p` (0: never). `flag_column` is the
+/// flag's headquarters column, 1 or 3.
+fn considered_weight(side: Side, p: Point, rank: Rank, flag_column: usize) -> f64 {
+    let row = side.own_row(p.row());
+    let column = p.column();
+    let rail = row == 1 || row == 5 || column == 0 || column == 4;
+    let near_flag = (column as i64 - flag_column as i64).abs() <= 1;
+    if p.is_headquarters() {
+        // The other headquarters: a false flag, a cheap piece that never moves.
+        return match rank {
+            Rank::Lieutenant | Rank::Captain => 6.0,
+            _ => 0.0,
+        };
+    }
+    let by_row = |w: [f64; 6]| w[row];
+    match rank {
+        Rank::Landmine if row <= 1 => {
+            if near_flag {
+                3.0
+            } else {
+                1.0
+            }
+        }
+        Rank::Landmine => 0.0,
+        Rank::Bomb => by_row([0.0, 3.0, 3.0, 2.0, 1.0, 0.0]) * if near_flag { 1.5 } else { 1.0 },
+        Rank::FieldMarshal | Rank::General => {
+            by_row([0.0, 0.3, 1.0, 3.0, 3.0, 1.5]) * if rail || column == 2 { 2.0 } else { 1.0 }
+        }
+        Rank::MajorGeneral | Rank::Brigadier => by_row([0.0, 0.5, 1.5, 2.0, 2.0, 2.0]),
+        Rank::Engineer => by_row([0.2, 2.0, 1.5, 1.5, 1.0, 0.4]) * if rail { 2.0 } else { 1.0 },
+        Rank::Colonel | Rank::Major => by_row([0.3, 1.0, 1.5, 1.5, 1.5, 1.5]),
+        Rank::Captain | Rank::Lieutenant => by_row([1.5, 1.0, 1.0, 1.0, 1.0, 3.0]),
+        Rank::Flag => 0.0,
     }
 }
 
@@ -424,5 +525,44 @@ impl Deploys for Junqi {
             .validate()
             .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>())?;
         Ok(JunqiMove::Deploy(layout.to_text()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn considered_layouts_are_legal_guard_the_flag_and_vary() {
+        let mut seen = std::collections::HashSet::new();
+        for seed in 0..400 {
+            for side in [Side::South, Side::North] {
+                let d = Deployment::considered(side, seed);
+                assert_eq!(d.validate(), Ok(()), "{side:?} {seed}: {}", d.to_text());
+                let at = |rank| {
+                    d.pieces
+                        .iter()
+                        .filter(move |(_, r)| *r == rank)
+                        .map(|x| x.0)
+                };
+                let flag = at(Rank::Flag).next().unwrap_or_else(|| unreachable!());
+                let guards = at(Rank::Landmine)
+                    .filter(|p| {
+                        super::super::graph()
+                            .links(flag.index())
+                            .iter()
+                            .any(|l| l.to == p.index())
+                    })
+                    .count();
+                assert!(guards >= 2, "{}", d.to_text());
+                // The Field Marshal never starts in a headquarters or the back row.
+                let marshal = at(Rank::FieldMarshal)
+                    .next()
+                    .unwrap_or_else(|| unreachable!());
+                assert!(side.own_row(marshal.row()) >= 1 && !marshal.is_headquarters());
+                seen.insert(d.to_text());
+            }
+        }
+        assert!(seen.len() > 790, "only {} different layouts", seen.len());
     }
 }

@@ -2,12 +2,14 @@
 //! deployments (validation, random, classic layouts), movement, the match state in referee, open
 //! and flip modes, per-seat views, and a computer opponent.
 
+pub mod belief;
 pub mod board;
 pub mod bot;
 pub mod clues;
 pub mod deployment;
 pub mod movegen;
 pub mod pieces;
+pub mod search;
 pub mod state;
 pub mod view;
 
