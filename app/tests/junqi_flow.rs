@@ -57,6 +57,9 @@ fn new_junqi(app: &App, mode: i32, computer: bool) {
         .set_mode(mode);
     ng.set_opponent(i32::from(computer));
     ng.set_human_seat(0);
+    // The first computer, which answers at once (the others think on a thread: see
+    // `the_hard_computer_thinks_apart_and_the_history_names_it`).
+    ng.set_strength(0);
     ng.invoke_start();
 }
 
@@ -474,4 +477,83 @@ fn an_attack_on_the_computer_is_told_even_after_its_reply() {
     app.window().global::<qiguan_app::ui::Nav>().invoke_back();
     assert!(!all(&app, "Red to move").is_empty());
     assert!(all(&app, "First player to move").is_empty());
+}
+
+#[test]
+fn the_hard_computer_thinks_apart_and_the_history_names_it() {
+    use common::until;
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    let ui = app.window();
+    let gs = ui.global::<GameSession>();
+    ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
+    press(&app, "The computer");
+    let ng = ui.global::<NewGameAdapter>();
+    assert_eq!(ng.get_strength(), 1, "normal unless chosen");
+    assert!(!all(&app, "COMPUTER STRENGTH").is_empty());
+    press(&app, "Hard");
+    assert_eq!(ng.get_strength(), 2);
+    ng.set_human_seat(0);
+    // (The start button lies below the fold at phone size, past the house rules.)
+    ng.invoke_start();
+    // Blue deploys on its thread while Red arranges.
+    until(&app, Duration::from_secs(30), || {
+        app.thinking_in_flight() == 0
+    });
+    assert_eq!(gs.get_phase(), GamePhase::Deploy);
+    assert!(!all(&app, "Blue · Computer (hard)").is_empty());
+    deployment(&app).invoke_ready();
+    assert_eq!(gs.get_phase(), GamePhase::Play);
+    for _ in 0..3 {
+        if gs.get_phase() != GamePhase::Play {
+            break;
+        }
+        let before = stored_actions(dir.path()).len();
+        let legal = red_move(&app);
+        jq_tap(&app, &[&legal.0, &legal.1]);
+        assert_eq!(
+            stored_actions(dir.path()).len(),
+            before + 1,
+            "Red's move stored at once"
+        );
+        until(&app, Duration::from_secs(30), || {
+            app.thinking_in_flight() == 0
+        });
+        let after = stored_actions(dir.path());
+        if gs.get_phase() == GamePhase::Play {
+            assert_eq!(after.len(), before + 2, "the computer answered: {after:?}");
+        }
+    }
+    // The history names the computer's strength.
+    ui.global::<qiguan_app::ui::Nav>().invoke_back();
+    press(&app, "History");
+    let h = ui.global::<qiguan_app::ui::HistoryAdapter>();
+    let first = h.get_rows().row_data(0).expect("a row");
+    assert_eq!(
+        (first.mode.as_str(), first.strength.as_str()),
+        ("computer", "hard")
+    );
+}
+
+/// A legal move for Red from what Red sees: a piece of its own next to an empty point.
+fn red_move(app: &App) -> (String, String) {
+    let seen = seen(app);
+    let occupied = |p: &str| seen.iter().any(|(q, _)| q == p);
+    for (from, d) in &seen {
+        if !d.starts_with("Red") || ["地雷", "军旗"].iter().any(|r| d.contains(r)) {
+            continue;
+        }
+        let p: qiguan_core::junqi::Point = from.parse().unwrap();
+        if p.is_headquarters() {
+            continue;
+        }
+        for link in qiguan_core::junqi::graph().links(p.index()) {
+            let to = qiguan_core::junqi::Point::from_index(link.to).unwrap();
+            if !occupied(&to.to_string()) {
+                return (from.clone(), to.to_string());
+            }
+        }
+    }
+    panic!("Red has no quiet move: {seen:?}");
 }

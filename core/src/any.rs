@@ -147,16 +147,21 @@ impl AnyMatch {
 
     /// Whether the authority can fill seats of this game with computer players.
     pub fn has_computer_players(kind: GameKind) -> bool {
-        matches!(kind, GameKind::Aeroplane | GameKind::Xiangqi)
+        matches!(
+            kind,
+            GameKind::Aeroplane | GameKind::Xiangqi | GameKind::Junqi
+        )
     }
 
     /// Whether this game's computer players come at `strength`: Aeroplane chess's at easy
-    /// or strong; Xiangqi's engine at any of its levels (easy and strong stand for levels 3
-    /// and 7, see [`Strength::engine_level`]).
+    /// or strong; Xiangqi's engine at any of its levels (the other names stand for levels,
+    /// see [`Strength::engine_level`]); Junqi's at easy, normal or hard (strong, as stored
+    /// before those existed, plays as easy).
     pub fn computer_plays_at(kind: GameKind, strength: Strength) -> bool {
         match kind {
             GameKind::Aeroplane => matches!(strength, Strength::Easy | Strength::Strong),
             GameKind::Xiangqi => true,
+            GameKind::Junqi => !matches!(strength, Strength::Level(_)),
             _ => false,
         }
     }
@@ -182,6 +187,19 @@ impl AnyMatch {
                 )
                 .map(|mv| mv.to_string())
             }
+            // From the seat's view only: its own pieces and the clues it has seen. The search
+            // has a node budget, so the same view, strength and seed give the same action.
+            AnyMatch::Junqi(m) if m.to_act().includes(Actor::Seat(seat)) => {
+                let game = m.game();
+                <Junqi as crate::game::Computer>::computer_move(
+                    &game.view(Viewer::Seat(seat)),
+                    seat,
+                    game.options(),
+                    strength,
+                    seed,
+                )
+                .map(|mv| mv.to_string())
+            }
             _ => None,
         }
     }
@@ -194,5 +212,28 @@ impl AnyMatch {
     /// Returns the record so far.
     pub fn record(&self) -> Record {
         each!(self, m => m.record())
+    }
+}
+
+#[cfg(test)]
+mod junqi_computer_tests {
+    use super::*;
+
+    #[test]
+    fn a_junqi_computer_deploys_first() {
+        let mut game = AnyMatch::new(
+            GameKind::Junqi,
+            &serde_json::json!({}),
+            &serde_json::json!(null),
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        let action = game.computer_action(Seat::SECOND, Strength::Hard, 5);
+        assert!(
+            action.as_deref().is_some_and(|a| a.starts_with("deploy:")),
+            "{action:?}"
+        );
+        let action = action.unwrap_or_default();
+        game.apply_text(Actor::Seat(Seat::SECOND), &action)
+            .unwrap_or_else(|e| panic!("{e:?}"));
     }
 }

@@ -858,7 +858,7 @@ fn bot_seats(req: &CreateGame, count: usize) -> Result<Vec<Option<Strength>>, Ap
         if !AnyMatch::computer_plays_at(req.game, bot.strength) {
             return Err(ApiError::invalid(
                 "bad-strength",
-                "this game's computer does not play at that strength (Aeroplane chess: easy or strong; Xiangqi: level-1 to level-10)",
+                "this game's computer does not play at that strength (Aeroplane chess: easy or strong; Xiangqi: level-1 to level-10; Junqi: easy, normal or hard)",
             ));
         }
         bots[seat] = Some(bot.strength);
@@ -878,8 +878,10 @@ fn strength_name(strength: Strength) -> String {
 /// on a thread for blocking work: a Xiangqi engine searches for up to a couple of seconds,
 /// which must not hold up the runtime's threads that serve every other request.
 async fn play_bots(game: AnyMatch, bots: &[Option<Strength>]) -> Result<AnyMatch, ApiError> {
+    let bot = |seat: &Seat| bots.get(seat.index()).copied().flatten().is_some();
     let due = |game: &AnyMatch| match game.to_act() {
-        ToAct::Seat(seat) => bots.get(seat.index()).copied().flatten().is_some(),
+        ToAct::Seat(seat) => bot(&seat),
+        ToAct::Seats(seats) => seats.iter().any(bot),
         _ => false,
     };
     if !due(&game) {
@@ -899,19 +901,29 @@ async fn play_bots(game: AnyMatch, bots: &[Option<Strength>]) -> Result<AnyMatch
 fn play_bots_now(game: &mut AnyMatch, bots: &[Option<Strength>]) -> Result<(), ApiError> {
     // Far more actions than any game holds: a guard, not a limit anyone meets.
     for _ in 0..100_000 {
-        let ToAct::Seat(seat) = game.to_act() else {
-            return Ok(());
+        // One seat to act, or several at once (Junqi's secret deployments).
+        let seats = match game.to_act() {
+            ToAct::Seat(seat) => vec![seat],
+            ToAct::Seats(seats) => seats,
+            _ => return Ok(()),
         };
-        let Some(strength) = bots.get(seat.index()).copied().flatten() else {
+        let mut acted = false;
+        for seat in seats {
+            let Some(strength) = bots.get(seat.index()).copied().flatten() else {
+                continue;
+            };
+            let Some(action) = game.computer_action(seat, strength, auth::seed()) else {
+                continue;
+            };
+            game.apply_text(Actor::Seat(seat), &action)
+                .map_err(|_| ApiError::internal())?;
+            game.resolve_chance(&mut auth::pick)
+                .map_err(|_| ApiError::internal())?;
+            acted = true;
+        }
+        if !acted {
             return Ok(());
-        };
-        let Some(action) = game.computer_action(seat, strength, auth::seed()) else {
-            return Ok(());
-        };
-        game.apply_text(Actor::Seat(seat), &action)
-            .map_err(|_| ApiError::internal())?;
-        game.resolve_chance(&mut auth::pick)
-            .map_err(|_| ApiError::internal())?;
+        }
     }
     Err(ApiError::internal())
 }

@@ -554,8 +554,12 @@ async fn aeroplane_computer_seats_play_at_once_and_every_roll_is_the_servers() {
     // Refused: bots for a game without them, in the creator's seat, outside the game, twice.
     for (body, expected) in [
         (
-            json!({"game": "junqi", "days_per_move": 2, "bots": [{"seat": 1}]}),
+            json!({"game": "sea-land-air", "days_per_move": 2, "bots": [{"seat": 1}]}),
             "bots-unsupported",
+        ),
+        (
+            json!({"game": "junqi", "days_per_move": 2, "bots": [{"seat": 1, "strength": "level-3"}]}),
+            "bad-strength",
         ),
         (
             json!({"game": "aeroplane", "days_per_move": 2, "bots": [{"seat": 2, "strength": "level-3"}]}),
@@ -731,6 +735,57 @@ async fn a_xiangqi_engine_seat_answers_each_move_at_its_level() {
     // After a restart the seat and its level come back from the database.
     let reloaded = s.read_after_restart(&path, &token).await;
     assert_eq!(reloaded["bots"], json!(["level-2", null]));
+    assert_eq!(reloaded["view"], view["view"]);
+}
+
+#[tokio::test]
+async fn a_junqi_computer_seat_deploys_in_secret_and_answers_from_its_own_view() {
+    let s = server();
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"game": "junqi", "days_per_move": 2,
+                        "bots": [{"seat": 1, "strength": "hard"}]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let token = created["token"].as_str().unwrap().to_owned();
+    let path = format!("/api/games/{id}");
+    let (_, view) = s.call("GET", &path, Some(&token), None).await;
+    assert_eq!(view["bots"], json!([null, "hard"]));
+    assert_eq!(view["version"], 1, "the computer deployed at once: {view}");
+    assert_eq!(view["view"]["game"]["deployed"], json!([false, true]));
+    // The person deploys; South moves first, then the computer answers in the same request.
+    let layout = qiguan_core::junqi::Deployment::considered(qiguan_core::junqi::Side::South, 1);
+    let (status, mut view) = s
+        .act(&id, &token, 1, &format!("deploy:{}", layout.to_text()))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    for _ in 0..4 {
+        if view["to_act"]["kind"] == "over" {
+            break;
+        }
+        assert_eq!(view["to_act"]["who"], 0, "the person's turn: {view}");
+        let version = view["version"].as_u64().unwrap() as usize;
+        let (status, after) = s.act(&id, &token, version, &first_move(&view)).await;
+        assert_eq!(status, StatusCode::OK, "{after}");
+        if after["to_act"]["kind"] != "over" {
+            assert_eq!(after["version"], version + 2, "answered at once: {after}");
+        }
+        // Nothing of the computer's pieces but what the seat may know.
+        assert!(after.get("actions").is_none_or(Value::is_null), "{after}");
+        for p in after["view"]["game"]["pieces"].as_array().unwrap() {
+            if p["side"] == "north" && after["to_act"]["kind"] != "over" {
+                assert!(p["rank"].is_null(), "{p}");
+            }
+        }
+        view = after;
+    }
+    let reloaded = s.read_after_restart(&path, &token).await;
+    assert_eq!(reloaded["bots"], json!([null, "hard"]));
     assert_eq!(reloaded["view"], view["view"]);
 }
 

@@ -20,10 +20,10 @@ use qiguan_core::junqi::{
     Deployment, FlipColours, Junqi, JunqiEvent, JunqiMove, JunqiOptions, JunqiView, NoMove, Point,
     Rank, Side, Visibility, graph,
 };
-use qiguan_core::{Match, Seat};
+use qiguan_core::{Match, Seat, Strength};
 use qiguan_ui::{
-    AppWindow, DeployIssue, GamePhase, JunqiAdapter, JunqiCell, JunqiMode, JunqiRules, Routes,
-    Screen,
+    AppWindow, DeployIssue, GamePhase, JunqiAdapter, JunqiCell, JunqiMode, JunqiRules,
+    NewGameAdapter, Routes, Screen,
 };
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
@@ -34,8 +34,28 @@ const LAYOUT_KEY: &str = "junqi-layout:";
 /// Junqi in the registry of games.
 pub(crate) const ENTRY: GameEntry = GameEntry {
     seat_colour,
+    online: online_choice,
     ..session::entry::<Junqi>(connect)
 };
+
+/// The strength chosen on New game (easy, normal or hard).
+fn chosen_strength(ui: &AppWindow) -> Strength {
+    match ui.global::<NewGameAdapter>().get_strength() {
+        0 => Strength::Easy,
+        2 => Strength::Hard,
+        _ => Strength::Normal,
+    }
+}
+
+/// A correspondence game as chosen: against a friend, or against the server's computer at
+/// the strength chosen (in the other seat).
+fn online_choice(ui: &AppWindow, side: u8) -> super::registry::OnlineChoice {
+    let mut choice = super::registry::OnlineChoice::two_people(Junqi::chosen_options(ui), side);
+    if ui.global::<NewGameAdapter>().get_opponent() == 1 {
+        choice.bots = vec![(1 - choice.seat, chosen_strength(ui))];
+    }
+    choice
+}
 
 /// A seat's colour once the game has decided it (from the start, but in flip mode only with
 /// the first flips): 0 red, 1 blue.
@@ -68,6 +88,28 @@ impl GameScreen for Junqi {
             headquarters_locked: a.get_hq_locked(),
             landmines_attackable: a.get_landmines_attackable(),
         }
+    }
+
+    /// Two people at the board, or one against the computer at the strength chosen.
+    fn chosen_seats(ui: &AppWindow) -> (Vec<String>, Vec<Option<Strength>>) {
+        super::new_game::two_seats_at(ui, chosen_strength(ui))
+    }
+
+    /// Normal and hard think on a thread of their own (a fraction of a second); easy, and the
+    /// strength games stored before there were three, answer at once.
+    fn computer_search(
+        view: &JunqiView,
+        seat: Seat,
+        options: &JunqiOptions,
+        strength: Strength,
+    ) -> Option<session::Search<JunqiMove>> {
+        if !matches!(strength, Strength::Normal | Strength::Hard) {
+            return None;
+        }
+        let (view, options, seed) = (view.clone(), options.clone(), random_seed());
+        Some(Box::new(move |_stop| {
+            <Junqi as qiguan_core::Computer>::computer_move(&view, seat, &options, strength, seed)
+        }))
     }
 
     /// Something one seat alone may see: its deployment, or (in referee mode) its pieces.

@@ -31,11 +31,33 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
                 _ => None,
             })
             .unwrap_or(0),
+        // Aeroplane chess names its computers on its own board.
+        strength: s
+            .computers
+            .iter()
+            .flatten()
+            .filter(|_| s.kind != qiguan_core::GameKind::Aeroplane)
+            .map(|c| strength_code(*c))
+            .find(|code| !code.is_empty())
+            .unwrap_or_default()
+            .into(),
         outcome,
         waiting_join: false,
         to_move,
         to_move_colour: -1,
         minutes_left: -1,
+    }
+}
+
+/// A computer's strength as the screens name it where its game has three (Junqi: `easy`,
+/// `normal`, `hard`); empty for a level (named as a number) and for `strong` (Aeroplane
+/// chess's, or Junqi's first computer in a game stored before there were three).
+pub(crate) fn strength_code(strength: Strength) -> &'static str {
+    match strength {
+        Strength::Easy => "easy",
+        Strength::Normal => "normal",
+        Strength::Hard => "hard",
+        Strength::Strong | Strength::Level(_) => "",
     }
 }
 

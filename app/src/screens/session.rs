@@ -1234,6 +1234,9 @@ pub(crate) struct SessionUi {
     pub thinking: bool,
     /// Each seat's computer level (0: a person, or a computer without levels).
     pub levels: Vec<i32>,
+    /// Each seat's computer strength where the game has three (see
+    /// [`super::rows::strength_code`]).
+    pub strengths: Vec<SharedString>,
     /// A hint may be asked for; one is being worked out.
     pub can_hint: bool,
     pub hinting: bool,
@@ -1287,6 +1290,14 @@ pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
             .map(|seat| match s.computer(seat) {
                 Some(Strength::Level(n)) => i32::from(n),
                 _ => 0,
+            })
+            .collect(),
+        strengths: s
+            .seats()
+            .map(|seat| {
+                s.computer(seat)
+                    .map_or("", super::rows::strength_code)
+                    .into()
             })
             .collect(),
         can_hint: s.can_hint(),
@@ -1354,6 +1365,7 @@ fn push(a: &GameSession<'_>, ui: SessionUi) {
     a.set_phrases(ModelRc::new(VecModel::from(ui.phrases)));
     a.set_thinking(ui.thinking);
     a.set_levels(ModelRc::new(VecModel::from(ui.levels)));
+    a.set_strengths(ModelRc::new(VecModel::from(ui.strengths)));
     a.set_can_hint(ui.can_hint);
     a.set_hinting(ui.hinting);
     if !ui.can_say {

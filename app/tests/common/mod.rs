@@ -954,6 +954,7 @@ fn online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
         plies,
         mode: "correspondence".into(),
         level: 0,
+        strength: Default::default(),
         outcome: Default::default(),
         waiting_join: false,
         to_move_colour: -1,

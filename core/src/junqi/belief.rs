@@ -163,6 +163,109 @@ impl Belief {
     }
 }
 
+/// Flip mode: what lies face down is the rest of both armies, dealt at random, and nothing
+/// tells one face-down piece from another; a board is drawn by shuffling the rest onto them.
+#[derive(Clone, Debug)]
+pub struct FlipBelief {
+    /// The board as everyone sees it: face-up pieces, and the face-down points holding
+    /// placeholders.
+    pub board: Board,
+    /// The face-down points.
+    pub hidden: Vec<Point>,
+    /// The pieces not face up and not fallen: what the face-down points hold between them.
+    pub rest: Vec<Piece>,
+}
+
+impl FlipBelief {
+    /// The belief from a flip-mode view once the deal is made; `None` otherwise, or when the
+    /// view's counts do not add up.
+    pub fn of(view: &JunqiView) -> Option<FlipBelief> {
+        if view.visibility != Visibility::Flip {
+            return None;
+        }
+        view.landmines_left?;
+        let mut rest: Vec<Piece> = [Side::South, Side::North]
+            .into_iter()
+            .flat_map(|side| {
+                Rank::ALL
+                    .into_iter()
+                    .flat_map(move |rank| std::iter::repeat_n(Piece { side, rank }, rank.count()))
+            })
+            .collect();
+        let mut take = |piece: Piece| -> Option<()> {
+            let i = rest.iter().position(|p| *p == piece)?;
+            rest.swap_remove(i);
+            Some(())
+        };
+        let mut board = Board::default();
+        for seen in &view.pieces {
+            let at: Point = seen.at.parse().ok()?;
+            let rank = seen.rank?;
+            take(Piece {
+                side: seen.side,
+                rank,
+            })?;
+            board.set(
+                at,
+                Some(Piece {
+                    side: seen.side,
+                    rank,
+                }),
+            );
+        }
+        for side in [Side::South, Side::North] {
+            for rank in &view.lost[side as usize] {
+                take(Piece {
+                    side,
+                    rank: (*rank)?,
+                })?;
+            }
+        }
+        let hidden: Vec<Point> = view
+            .face_down
+            .iter()
+            .map(|p| p.parse().ok())
+            .collect::<Option<_>>()?;
+        if hidden.len() != rest.len() {
+            return None;
+        }
+        // Placeholders, with each side's landmines as many as the view says (a flag can be
+        // attacked only once they are gone): whose they are does not matter otherwise.
+        rest.sort_by_key(|p| (p.rank != Rank::Landmine, p.side as u8, p.rank));
+        for (&p, &piece) in hidden.iter().zip(&rest) {
+            board.set(p, Some(piece));
+            board.set_face_down(p, true);
+        }
+        for p in view
+            .free_in_headquarters
+            .iter()
+            .filter_map(|p| p.parse().ok())
+        {
+            board.set_free(p, true);
+        }
+        Some(FlipBelief {
+            board,
+            hidden,
+            rest,
+        })
+    }
+
+    /// Draws one board: the rest shuffled onto the face-down points.
+    pub fn board(&self, seed: u64) -> Board {
+        let mut rng = Rng::new(seed);
+        let mut rest = self.rest.clone();
+        rng.shuffle(&mut rest);
+        let mut board = self.board.clone();
+        for (&p, &piece) in self.hidden.iter().zip(&rest) {
+            let free = board.is_free(p);
+            board.set(p, Some(piece));
+            board.set_face_down(p, true);
+            board.set_free(p, free);
+        }
+        board
+    }
+}
+
 /// Whether the kinds in `pool` can be given out so that every piece gets one its mask allows
 /// (a bipartite matching of pieces to the pool's places, by augmenting paths).
 pub(crate) fn feasible(masks: &[Ranks], pool: [u8; 12]) -> bool {

@@ -267,7 +267,7 @@ fn threatened(
 
 /// Chooses an action at a strength: easy is [`choose`]; normal and hard deploy as a strong
 /// player would and think about the hidden pieces ([`super::search`]), falling back on
-/// [`choose`] where that search has nothing to go on (flip mode).
+/// [`choose`] where that search has nothing to go on (flip mode before the colours are fixed).
 pub fn choose_at(
     view: &JunqiView,
     seat: Seat,
@@ -293,26 +293,25 @@ pub fn choose_with(
     effort: Effort,
     seed: u64,
 ) -> Option<JunqiMove> {
-    if view.visibility == Visibility::Flip {
+    let Some(side) = view.colours.get(seat.index()).copied().flatten() else {
+        // Flip mode before the colours are fixed: nothing to weigh yet.
         return choose(view, seat, options, seed);
-    }
-    let side = view.colours.get(seat.index()).copied().flatten()?;
-    if !view.deployed[side as usize] {
+    };
+    let flip = view.visibility == Visibility::Flip;
+    if !flip && !view.deployed[side as usize] {
         return Some(JunqiMove::Deploy(
             Deployment::considered(side, seed).to_text(),
         ));
     }
-    if view.deployed.iter().any(|d| !d) || view.side_to_move != seat {
+    if (!flip && view.deployed.iter().any(|d| !d)) || view.side_to_move != seat {
         return None;
     }
     let rules = Rules {
         moves: super::state::move_rules(options),
         battles: super::state::battle_rules(options),
+        quiet_limit: options.quiet_limit(),
     };
-    match search::choose(view, side, rules, effort, seed) {
-        Some(m) => Some(JunqiMove::Go(m)),
-        None => choose(view, seat, options, seed),
-    }
+    search::choose(view, side, rules, effort, seed).or_else(|| choose(view, seat, options, seed))
 }
 
 impl crate::Computer for super::Junqi {

@@ -4,10 +4,11 @@
 //! information Monte Carlo, as card-game programs do. It decides from its seat's view alone; a
 //! seed and a node budget fix its answer, so that an authority's replays stay exact.
 
-use super::belief::Belief;
+use super::belief::{Belief, FlipBelief};
 use super::board::{POINTS, Point, graph};
 use super::movegen::{Board, Move, MoveRules, Piece};
 use super::pieces::{Battle, BattleRules, Rank, Side, battle};
+use super::state::{JunqiMove, Visibility};
 use super::view::JunqiView;
 use crate::rng::Rng;
 use std::sync::OnceLock;
@@ -24,17 +25,19 @@ pub struct Effort {
 }
 
 impl Effort {
-    /// The normal computer.
+    /// The normal computer: its own move on eight boards, each judged with the opponent's
+    /// best capture in view.
     pub const NORMAL: Effort = Effort {
         samples: 8,
-        depth: 2,
+        depth: 1,
         nodes: 40_000,
     };
-    /// The hard computer: at most about a second a move on one core of a phone.
+    /// The hard computer: three plies (its move, the reply, its next move) on up to eight
+    /// boards, fewer when the position is busy.
     pub const HARD: Effort = Effort {
-        samples: 48,
-        depth: 2,
-        nodes: 400_000,
+        samples: 8,
+        depth: 3,
+        nodes: 600_000,
     };
 }
 
@@ -45,48 +48,130 @@ pub struct Rules {
     pub moves: MoveRules,
     /// How battles end.
     pub battles: BattleRules,
+    /// Plies in a row without a battle (or, in flip mode, a flip) that draw the game.
+    pub quiet_limit: u32,
 }
 
 /// A won game, in the scores' units.
 const WIN: i32 = 1_000_000;
 
-/// Chooses a move for `side` from its view, or `None` when the view holds no belief (flip
-/// mode, before the deployments) or the side cannot move.
+/// The boards the computer can draw: referee mode's belief about hidden kinds, flip mode's
+/// shuffle of what lies face down, or open mode's one board.
+enum Boards {
+    Referee(Belief),
+    Flip(FlipBelief),
+}
+
+impl Boards {
+    fn of(view: &JunqiView, side: Side) -> Option<Boards> {
+        if view.visibility == Visibility::Flip {
+            FlipBelief::of(view).map(Boards::Flip)
+        } else {
+            Belief::of(view, side).map(Boards::Referee)
+        }
+    }
+
+    /// The board as the seat sees it (placeholders for what it cannot see).
+    fn seen(&self) -> &Board {
+        match self {
+            Boards::Referee(b) => &b.board,
+            Boards::Flip(b) => &b.board,
+        }
+    }
+
+    /// Whether anything is hidden (otherwise one board says it all).
+    fn hides(&self) -> bool {
+        match self {
+            Boards::Referee(b) => !b.unknown.is_empty(),
+            Boards::Flip(b) => !b.hidden.is_empty(),
+        }
+    }
+
+    fn draw(&self, seed: u64) -> Board {
+        match self {
+            Boards::Referee(b) => b.board_with(&b.sample(seed)),
+            Boards::Flip(b) => b.board(seed),
+        }
+    }
+}
+
+/// A turn: turning a face-down piece up (flip mode) or a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Turn {
+    Flip(Point),
+    Go(Move),
+}
+
+/// Every turn `side` may take on `board`.
+fn turns(board: &Board, side: Side, rules: MoveRules) -> Vec<Turn> {
+    let mut list: Vec<Turn> = Vec::new();
+    if rules.flip {
+        list.extend(
+            board
+                .pieces()
+                .filter(|(p, _)| board.is_face_down(*p))
+                .map(|(p, _)| Turn::Flip(p)),
+        );
+    }
+    list.extend(board.moves(side, rules).into_iter().map(Turn::Go));
+    list
+}
+
+/// Takes a turn on a board that shows every piece; returns the battle, if there was one.
+fn take(board: &mut Board, turn: Turn, rules: BattleRules) -> Option<Battle> {
+    match turn {
+        Turn::Flip(p) => {
+            board.set_face_down(p, false);
+            None
+        }
+        Turn::Go(m) => play(board, m, rules),
+    }
+}
+
+/// Chooses a turn for `side` from its view, or `None` when the view gives nothing to draw
+/// boards from (before the deployments or the deal) or the side has no turn.
 pub fn choose(
     view: &JunqiView,
     side: Side,
     rules: Rules,
     effort: Effort,
     seed: u64,
-) -> Option<Move> {
-    let belief = Belief::of(view, side)?;
-    let roots = belief.board.moves(side, rules.moves);
+) -> Option<JunqiMove> {
+    let boards = Boards::of(view, side)?;
+    let roots = turns(boards.seen(), side, rules.moves);
+    let as_move = |t: Turn| match t {
+        Turn::Flip(p) => JunqiMove::Flip(p),
+        Turn::Go(m) => JunqiMove::Go(m),
+    };
     if roots.len() <= 1 {
-        return roots.first().copied();
+        return roots.first().copied().map(as_move);
     }
     let mut totals = vec![0i64; roots.len()];
-    let mut search = Search {
-        rules,
-        nodes: 0,
-        side,
+    let mut search = Search { rules, nodes: 0 };
+    let root = Node {
+        depth: effort.depth,
+        ply: 0,
+        quiet: view.quiet_plies,
     };
-    let samples = if belief.unknown.is_empty() {
-        1
-    } else {
+    let samples = if boards.hides() {
         effort.samples.max(1)
+    } else {
+        1
     };
     for k in 0..samples {
         if k > 0 && search.nodes >= effort.nodes {
             break;
         }
-        let sample = belief.sample(seed.wrapping_add(k as u64 * 0x9e37_79b9));
-        let board = belief.board_with(&sample);
-        for (i, &m) in roots.iter().enumerate() {
+        let board = boards.draw(seed.wrapping_add(k as u64 * 0x9e37_79b9));
+        for (i, &t) in roots.iter().enumerate() {
             let mut after = board.clone();
-            let value = match play(&mut after, m, rules.battles) {
+            let result = take(&mut after, t, rules.battles);
+            let reset = result.is_some() || matches!(t, Turn::Flip(_));
+            let next = root.after(reset);
+            let value = match result {
                 Some(Battle::FlagTaken) => WIN,
-                _ if effort.depth <= 1 => evaluate(&after, side),
-                _ => -search.negamax(&after, side.other(), effort.depth - 1, 1, -WIN, WIN),
+                _ if next.quiet >= rules.quiet_limit => 0,
+                _ => -search.negamax(&after, side.other(), next, -WIN, WIN),
             };
             totals[i] += i64::from(value);
         }
@@ -95,45 +180,75 @@ pub fn choose(
     let mut rng = Rng::new(seed ^ 0x7469_6573);
     let best = totals.iter().copied().max()?;
     let tied: Vec<usize> = (0..roots.len()).filter(|&i| totals[i] == best).collect();
-    Some(roots[tied[rng.below(tied.len())]])
+    Some(as_move(roots[tied[rng.below(tied.len())]]))
 }
 
 struct Search {
     rules: Rules,
     nodes: u64,
-    /// The side the computer plays (the evaluation is symmetric; kept for clarity).
-    #[allow(dead_code)]
-    side: Side,
+}
+
+/// Where a search node stands: plies left to search, plies from the root, and plies in a row
+/// without a battle (or a flip).
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    depth: u32,
+    ply: i32,
+    quiet: u32,
+}
+
+impl Node {
+    /// The node after a turn; `battle`: whether it fought or turned a piece up.
+    fn after(self, reset: bool) -> Node {
+        Node {
+            depth: self.depth.saturating_sub(1),
+            ply: self.ply + 1,
+            quiet: if reset { 0 } else { self.quiet + 1 },
+        }
+    }
 }
 
 impl Search {
-    /// The value of `board` for `to_move`, searched `depth` plies.
+    /// The value of `board` for `to_move` at `node`.
     fn negamax(
         &mut self,
         board: &Board,
         to_move: Side,
-        depth: u32,
-        ply: i32,
+        node: Node,
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
         self.nodes += 1;
-        if depth == 0 {
-            return evaluate(board, to_move);
+        if node.quiet >= self.rules.quiet_limit {
+            return 0;
         }
-        let mut moves = board.moves(to_move, self.rules.moves);
+        let (depth, ply) = (node.depth, node.ply);
+        if depth == 0 {
+            let value = evaluate(board, to_move, self.rules.battles)
+                + threat(board, to_move, self.rules) * 3 / 4;
+            // A lead fades as the plies without a battle run out towards a draw: the side
+            // ahead fights or turns pieces up, the side behind plays for time.
+            let limit = i64::from(self.rules.quiet_limit.max(1));
+            let left = limit - i64::from(node.quiet.min(self.rules.quiet_limit));
+            return (i64::from(value) * (limit + left) / (2 * limit)) as i32;
+        }
+        let mut moves = turns(board, to_move, self.rules.moves);
         if moves.is_empty() {
             // A side that cannot move loses.
             return -WIN + ply;
         }
         // Attacks first: they decide most.
-        moves.sort_by_key(|m| board.get(m.to).is_none());
+        moves.sort_by_key(|t| !matches!(t, Turn::Go(m) if board.get(m.to).is_some()));
         let mut best = -WIN;
         for m in moves {
             let mut after = board.clone();
-            let value = match play(&mut after, m, self.rules.battles) {
+            let result = take(&mut after, m, self.rules.battles);
+            let value = match result {
                 Some(Battle::FlagTaken) => WIN - ply,
-                _ => -self.negamax(&after, to_move.other(), depth - 1, ply + 1, -beta, -alpha),
+                _ => {
+                    let reset = result.is_some() || matches!(m, Turn::Flip(_));
+                    -self.negamax(&after, to_move.other(), node.after(reset), -beta, -alpha)
+                }
             };
             best = best.max(value);
             alpha = alpha.max(value);
@@ -160,6 +275,45 @@ pub(crate) fn play(board: &mut Board, m: Move, rules: BattleRules) -> Option<Bat
         Battle::BothRemoved => board.set(m.to, None),
     }
     Some(result)
+}
+
+/// The most `side`, to move, wins by one attack from where its pieces stand next to opposing
+/// face-up pieces (roads only, not the railroad: a quick look, not a search), so that a
+/// position with a capture waiting is not judged as if the capture could not happen.
+fn threat(board: &Board, side: Side, rules: Rules) -> i32 {
+    let g = graph();
+    let mut best = 0;
+    for (p, piece) in board.pieces() {
+        if piece.side != side
+            || piece.rank.immobile()
+            || board.is_face_down(p)
+            || (p.is_headquarters() && !board.is_free(p))
+        {
+            continue;
+        }
+        for link in g.links(p.index()) {
+            let Some(to) = Point::from_index(link.to) else {
+                continue;
+            };
+            let Some(target) = board.get(to) else {
+                continue;
+            };
+            if target.side == side
+                || board.is_face_down(to)
+                || target.rank == Rank::Flag
+                || (to.is_camp() && rules.moves.camps_safe)
+            {
+                continue;
+            }
+            let gain = match battle(piece.rank, target.rank, rules.battles) {
+                Battle::AttackerWins => worth(target.rank),
+                Battle::BothRemoved => worth(target.rank) - worth(piece.rank),
+                _ => 0,
+            };
+            best = best.max(gain);
+        }
+    }
+    best
 }
 
 /// What a piece is worth in trades.
@@ -212,22 +366,34 @@ static DISTANCES: OnceLock<Vec<[u8; POINTS]>> = OnceLock::new();
 /// The value of a board that shows every piece, for `side`: material (an engineer is worth
 /// more once few are left and the other side still has landmines), the danger to each flag
 /// from the other side's mobile pieces near it, and a little for advancing.
-pub(crate) fn evaluate(board: &Board, side: Side) -> i32 {
+pub(crate) fn evaluate(board: &Board, side: Side, rules: BattleRules) -> i32 {
     let mut score = [0i32; 2];
     let mut flags: [Option<Point>; 2] = [None, None];
     let mut engineers = [0i32; 2];
     let mut landmines = [0i32; 2];
     let mut mobile: [Vec<Point>; 2] = [Vec::new(), Vec::new()];
+    let mut standing: [Vec<(Point, Rank)>; 2] = [Vec::new(), Vec::new()];
     for (p, Piece { side: s, rank }) in board.pieces() {
         let i = s as usize;
+        if board.is_face_down(p) {
+            // Not yet in play: worth something to its side, less than when turned up.
+            score[i] += worth(rank) / 2;
+            if rank == Rank::Landmine {
+                landmines[i] += 1;
+            }
+            continue;
+        }
         score[i] += worth(rank);
+        if rank != Rank::Flag {
+            standing[i].push((p, rank));
+        }
         match rank {
             Rank::Flag => flags[i] = Some(p),
             Rank::Engineer => engineers[i] += 1,
             Rank::Landmine => landmines[i] += 1,
             _ => {}
         }
-        if !rank.immobile() && !p.is_headquarters() {
+        if !rank.immobile() && (!p.is_headquarters() || board.is_free(p)) {
             mobile[i].push(p);
             score[i] += s.own_row(p.row()) as i32 * 3;
         }
@@ -244,6 +410,22 @@ pub(crate) fn evaluate(board: &Board, side: Side) -> i32 {
                 .map(|d| d * d * 25)
                 .sum();
             score[i] -= danger;
+        }
+        // The hunt: a piece within reach of one that beats it is half lost already.
+        for &(t, prey) in &standing[1 - i] {
+            let near = mobile[i]
+                .iter()
+                .filter(|&&p| {
+                    board.get(p).is_some_and(|hunter| {
+                        battle(hunter.rank, prey, rules) == Battle::AttackerWins
+                    })
+                })
+                .map(|&p| distance(p, t))
+                .min();
+            if let Some(d) = near.filter(|&d| d < 4) {
+                let d = 4 - d as i32;
+                score[i] += d * d * worth(prey) / 60;
+            }
         }
     }
     let me = side as usize;
@@ -262,6 +444,7 @@ mod tests {
         Rules {
             moves: crate::junqi::state::move_rules(&options),
             battles: crate::junqi::state::battle_rules(&options),
+            quiet_limit: options.quiet_limit(),
         }
     }
 
@@ -301,6 +484,7 @@ mod tests {
             let b = choose(&view, side, rules(), Effort::NORMAL, 11);
             assert_eq!(a, b);
             let m = a.unwrap_or_else(|| panic!("no move"));
+            assert!(matches!(m, JunqiMove::Go(_)));
             game.apply_text(Actor::Seat(seat), &m.to_string())
                 .unwrap_or_else(|e| panic!("{m}: {e:?}"));
         }
