@@ -249,6 +249,11 @@ pub fn junqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     ng.set_red_name("Ann".into());
     ng.set_black_name("Bo".into());
     visit(app, "junqi-new-game");
+    // Against the computer: its three strengths.
+    ng.set_opponent(1);
+    ng.set_strength(2);
+    visit(app, "junqi-new-game-computer");
+    ng.set_opponent(0);
     // A new player's first deployment: its walkthrough (tips are on for this game only).
     let settings = ui.global::<SettingsAdapter>();
     settings.set_tips(true);
