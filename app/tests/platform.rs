@@ -68,6 +68,7 @@ fn a_game_survives_being_stopped_and_comes_back_on_screen_at_its_data_directory(
             .global::<qiguan_app::ui::JunqiRules>()
             .set_mode(1);
         ng.set_opponent(1);
+        ng.set_strength(0); // the first computer, which answers at once
         ng.set_human_seat(0);
         ng.invoke_start();
         deployment(&app).invoke_ready();

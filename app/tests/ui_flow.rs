@@ -391,6 +391,7 @@ fn statistics_count_the_finished_games_from_your_side() {
     ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
     let ng = ui.global::<NewGameAdapter>();
     ng.set_opponent(1);
+    ng.set_strength(0); // the first computer, which answers at once
     ng.set_human_seat(0);
     ng.invoke_start();
     ui.global::<qiguan_app::ui::Deployment>().invoke_ready();
@@ -476,6 +477,7 @@ fn sounds_follow_the_moves_and_the_setting() {
     ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
     let ng = ui.global::<NewGameAdapter>();
     ng.set_opponent(1);
+    ng.set_strength(0); // the first computer, which answers at once
     ng.set_human_seat(0);
     ng.invoke_start();
     ui.global::<qiguan_app::ui::Deployment>().invoke_ready();

@@ -297,6 +297,7 @@ pub fn junqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
         .global::<qiguan_app::ui::JunqiRules>()
         .set_mode(2);
     ng.set_opponent(1);
+    ng.set_strength(0); // the first computer, which answers at once
     ng.set_human_seat(0);
     ng.invoke_start();
     jq_tap(app, &["c5"]);
