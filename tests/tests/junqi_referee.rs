@@ -183,3 +183,96 @@ async fn no_answer_to_a_seat_names_an_opposing_piece() {
         assert_eq!(actions.len() as u64, v["version"].as_u64().unwrap());
     }
 }
+
+/// Against the server's hard computer: its deployment, made from its own seat's view, never
+/// reaches the person until the game is over (it is read from the record then, and looked for
+/// in every answer before), and no answer names one of its pieces.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_computer_seat_keeps_its_secrets_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("server.sqlite"), "127.0.0.1:0");
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::Client::new();
+    let base = server.url.clone();
+    let send = |req: reqwest::RequestBuilder| async move {
+        let resp = req.send().await.unwrap();
+        let status = resp.status().as_u16();
+        (status, resp.text().await.unwrap())
+    };
+    let (status, body) = send(client.post(format!("{base}/api/games")).json(
+        &json!({"game": "junqi", "days_per_move": 3, "bots": [{"seat": 1, "strength": "hard"}]}),
+    ))
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let created: Value = serde_json::from_str(&body).unwrap();
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let token = created["token"].as_str().unwrap().to_owned();
+    let mut bodies = vec![body];
+    let mine = Deployment::random(Side::South, 21).to_text();
+    let (status, body) = send(
+        client
+            .post(format!("{base}/api/games/{id}/actions"))
+            .bearer_auth(&token)
+            .json(&json!({"expected_version": 1, "client_action_id": "d", "action": format!("deploy:{mine}")})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    bodies.push(body);
+    for ply in 0..30 {
+        let view: Value = serde_json::from_str(bodies.last().unwrap()).unwrap();
+        if view["to_act"]["kind"] == "over" {
+            break;
+        }
+        let mv = view["legal_actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|a| a.chars().next().is_some_and(|c| ('a'..='e').contains(&c)))
+            .unwrap()
+            .to_owned();
+        let body_json = json!({"expected_version": view["version"], "client_action_id": format!("m{ply}"), "action": mv});
+        let (status, body) = send(
+            client
+                .post(format!("{base}/api/games/{id}/actions"))
+                .bearer_auth(&token)
+                .json(&body_json),
+        )
+        .await;
+        assert_eq!(status, 200, "{mv}: {body}");
+        bodies.push(body);
+    }
+    let view: Value = serde_json::from_str(bodies.last().unwrap()).unwrap();
+    if view["to_act"]["kind"] != "over" {
+        let body_json = json!({"expected_version": view["version"], "client_action_id": "r", "action": "resign"});
+        let (status, body) = send(
+            client
+                .post(format!("{base}/api/games/{id}/actions"))
+                .bearer_auth(&token)
+                .json(&body_json),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (_, body) = send(
+        client
+            .get(format!("{base}/api/games/{id}"))
+            .bearer_auth(&token),
+    )
+    .await;
+    let over: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(over["to_act"]["kind"], "over", "{body}");
+    let theirs = over["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["by"] == json!({"seat": 1}))
+        .and_then(|a| a["action"].as_str())
+        .and_then(|t| t.strip_prefix("deploy:"))
+        .expect("the computer's deployment in the record")
+        .to_owned();
+    assert_ne!(theirs, mine);
+    for body in &bodies {
+        scan(body, "south", &theirs);
+    }
+}
