@@ -105,9 +105,20 @@ impl Opponent {
         }
     }
 
-    /// Makes an action and sends it.
+    /// Makes an action and sends it, once the server says it may be made (the other
+    /// device's move may still be on its way: its outbox empties when the server has it, but
+    /// this device learns of it only by asking).
     fn play(&mut self, action: &str) {
-        self.device.play(self.game, action).unwrap();
+        let started = std::time::Instant::now();
+        // A refused action changes nothing on the device: ask the server again.
+        while let Err(e) = self.device.play(self.game, action) {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "{action} never became legal: {e:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+            self.rt.block_on(self.device.refresh(self.game)).unwrap();
+        }
         assert_eq!(self.rt.block_on(self.device.flush()).unwrap().sent, 1);
     }
 
