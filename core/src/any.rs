@@ -176,30 +176,10 @@ impl AnyMatch {
                     .map(|mv| mv.to_string())
             }
             // The engine with a node budget: the same view, level and seed give the same move.
-            AnyMatch::Xiangqi(m) if m.to_act().includes(Actor::Seat(seat)) => {
-                let game = m.game();
-                <Xiangqi as crate::game::Computer>::computer_move(
-                    &game.view(Viewer::Seat(seat)),
-                    seat,
-                    game.options(),
-                    strength,
-                    seed,
-                )
-                .map(|mv| mv.to_string())
-            }
+            AnyMatch::Xiangqi(m) => seat_computer(m, seat, strength, seed),
             // From the seat's view only: its own pieces and the clues it has seen. The search
             // has a node budget, so the same view, strength and seed give the same action.
-            AnyMatch::Junqi(m) if m.to_act().includes(Actor::Seat(seat)) => {
-                let game = m.game();
-                <Junqi as crate::game::Computer>::computer_move(
-                    &game.view(Viewer::Seat(seat)),
-                    seat,
-                    game.options(),
-                    strength,
-                    seed,
-                )
-                .map(|mv| mv.to_string())
-            }
+            AnyMatch::Junqi(m) => seat_computer(m, seat, strength, seed),
             _ => None,
         }
     }
@@ -213,6 +193,30 @@ impl AnyMatch {
     pub fn record(&self) -> Record {
         each!(self, m => m.record())
     }
+}
+
+/// The computer's action for `seat` when it must act, decided from that seat's view alone.
+fn seat_computer<G: crate::game::Computer>(
+    m: &Match<G>,
+    seat: Seat,
+    strength: Strength,
+    seed: u64,
+) -> Option<String>
+where
+    G::Move: std::fmt::Display,
+{
+    if !m.to_act().includes(Actor::Seat(seat)) {
+        return None;
+    }
+    let game = m.game();
+    G::computer_move(
+        &game.view(Viewer::Seat(seat)),
+        seat,
+        game.options(),
+        strength,
+        seed,
+    )
+    .map(|mv| mv.to_string())
 }
 
 #[cfg(test)]

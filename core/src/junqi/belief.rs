@@ -184,14 +184,7 @@ impl FlipBelief {
             return None;
         }
         view.landmines_left?;
-        let mut rest: Vec<Piece> = [Side::South, Side::North]
-            .into_iter()
-            .flat_map(|side| {
-                Rank::ALL
-                    .into_iter()
-                    .flat_map(move |rank| std::iter::repeat_n(Piece { side, rank }, rank.count()))
-            })
-            .collect();
+        let mut rest = super::state::full_sets();
         let mut take = |piece: Piece| -> Option<()> {
             let i = rest.iter().position(|p| *p == piece)?;
             rest.swap_remove(i);

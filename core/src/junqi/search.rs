@@ -198,7 +198,7 @@ struct Node {
 }
 
 impl Node {
-    /// The node after a turn; `battle`: whether it fought or turned a piece up.
+    /// The node after a turn; `reset`: whether it fought or turned a piece up.
     fn after(self, reset: bool) -> Node {
         Node {
             depth: self.depth.saturating_sub(1),

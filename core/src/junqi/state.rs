@@ -230,7 +230,7 @@ fn read_deal(text: &str) -> Result<Vec<(Point, Piece)>, String> {
 }
 
 /// The 50 pieces of both sides, in a fixed order.
-fn full_sets() -> Vec<Piece> {
+pub(crate) fn full_sets() -> Vec<Piece> {
     [Side::South, Side::North]
         .into_iter()
         .flat_map(|side| {
