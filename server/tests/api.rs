@@ -775,11 +775,14 @@ async fn a_junqi_computer_seat_deploys_in_secret_and_answers_from_its_own_view()
         if after["to_act"]["kind"] != "over" {
             assert_eq!(after["version"], version + 2, "answered at once: {after}");
         }
-        // Nothing of the computer's pieces but what the seat may know.
+        // Nothing of the computer's pieces but what the seat may know: its flag shows once
+        // its Field Marshal has fallen, as the rules say; nothing else until the game is over.
         assert!(after.get("actions").is_none_or(Value::is_null), "{after}");
+        let flag_shown = after["view"]["game"]["flag_shown"][1] == true;
         for p in after["view"]["game"]["pieces"].as_array().unwrap() {
             if p["side"] == "north" && after["to_act"]["kind"] != "over" {
-                assert!(p["rank"].is_null(), "{p}");
+                let shown_flag = flag_shown && p["rank"] == "flag";
+                assert!(p["rank"].is_null() || shown_flag, "{p}");
             }
         }
         view = after;
