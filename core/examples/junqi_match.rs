@@ -1,16 +1,20 @@
-//! Strength benchmark: one Junqi computer against another, sides alternating, and the time
-//! each takes a move. Prints wins/draws/losses of the first, its score with a 95% error bar,
+//! Strength benchmark: one Junqi (or Sea-land-air) computer against another, sides
+//! alternating, and the time each takes a move. Prints wins/draws/losses of the first, its score with a 95% error bar,
 //! the Elo difference, and the mean and slowest time a move for each. A benchmark, not a test:
 //!
 //! ```text
 //! cargo run --release -p qiguan-core --example junqi_match -- \
 //!     [--games 1000] [--a hard] [--b easy] [--mode referee|open|flip] [--parallel 2] [--seed 1]
+//! cargo run --release -p qiguan-core --example junqi_match -- --game sea-land-air \
+//!     [--mode shown|referee|open] ...
 //! ```
+//! Sea-land-air's modes: `shown` (the default: a battle shows both pieces), `referee`, `open`.
 //! `--a`/`--b` are strengths: `easy` (the first computer, one move ahead), `normal`, `hard`,
 //! or an effort to try, `samples:depth:nodes`.
 
 use qiguan_core::junqi::search::Effort;
 use qiguan_core::junqi::{Junqi, JunqiOptions, Visibility, bot};
+use qiguan_core::sealandair::{SeaLandAir, SeaLandAirOptions};
 use qiguan_core::{Action, Actor, Computer, Match, Rules, Seat, Strength, ToAct, Viewer};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,10 +22,13 @@ use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
 struct Settings {
+    /// Sea-land-air rather than Junqi.
+    sea_land_air: bool,
     games: usize,
     a: Player,
     b: Player,
-    mode: Visibility,
+    /// Junqi: referee, open or flip; Sea-land-air: shown, referee or open (empty: the first).
+    mode: String,
     parallel: usize,
     seed: u64,
 }
@@ -73,10 +80,11 @@ struct Played {
 
 fn read_args() -> Result<Settings, String> {
     let mut s = Settings {
+        sea_land_air: false,
         games: 1000,
         a: Player::At(Strength::Hard),
         b: Player::At(Strength::Easy),
-        mode: Visibility::Referee,
+        mode: String::new(),
         parallel: 2,
         seed: 1,
     };
@@ -87,17 +95,17 @@ fn read_args() -> Result<Settings, String> {
         };
         let bad = |_| format!("{key}: bad value {value}");
         match key.as_str() {
+            "--game" => {
+                s.sea_land_air = match value.as_str() {
+                    "junqi" => false,
+                    "sea-land-air" => true,
+                    other => return Err(format!("--game {other}: junqi or sea-land-air")),
+                }
+            }
             "--games" => s.games = value.parse().map_err(bad)?,
             "--a" => s.a = value.parse()?,
             "--b" => s.b = value.parse()?,
-            "--mode" => {
-                s.mode = match value.as_str() {
-                    "referee" => Visibility::Referee,
-                    "open" => Visibility::Open,
-                    "flip" => Visibility::Flip,
-                    other => return Err(format!("--mode {other}: referee, open or flip")),
-                }
-            }
+            "--mode" => s.mode = value.clone(),
             "--parallel" => s.parallel = value.parse().map_err(bad)?,
             "--seed" => s.seed = value.parse().map_err(bad)?,
             other => return Err(format!("unknown argument {other}")),
@@ -106,13 +114,48 @@ fn read_args() -> Result<Settings, String> {
     Ok(s)
 }
 
-/// Plays game `index`: A takes the first seat in even games, the second in odd ones.
+/// Plays game `index` of the game the settings name.
 fn play(s: &Settings, index: usize) -> Result<Played, String> {
-    let options = JunqiOptions {
-        visibility: s.mode,
-        ..JunqiOptions::default()
-    };
-    let mut game: Match<Junqi> = Match::new(&options, None).map_err(|e| format!("{e:?}"))?;
+    if s.sea_land_air {
+        let (referee, open) = match s.mode.as_str() {
+            "" | "shown" => (false, false),
+            "referee" => (true, false),
+            "open" => (false, true),
+            other => return Err(format!("--mode {other}: shown, referee or open")),
+        };
+        let options = SeaLandAirOptions {
+            referee,
+            open,
+            ..SeaLandAirOptions::default()
+        };
+        let with = |view: &_, seat, effort, seed| {
+            qiguan_core::sealandair::bot::choose_with(view, seat, &options, effort, seed)
+        };
+        play_one::<SeaLandAir>(s, index, &options, with)
+    } else {
+        let visibility = match s.mode.as_str() {
+            "" | "referee" => Visibility::Referee,
+            "open" => Visibility::Open,
+            "flip" => Visibility::Flip,
+            other => return Err(format!("--mode {other}: referee, open or flip")),
+        };
+        let options = JunqiOptions {
+            visibility,
+            ..JunqiOptions::default()
+        };
+        let with = |view: &_, seat, effort, seed| bot::choose_with(view, seat, &options, effort, seed);
+        play_one::<Junqi>(s, index, &options, with)
+    }
+}
+
+/// Plays game `index`: A takes the first seat in even games, the second in odd ones.
+fn play_one<G: Rules + Computer>(
+    s: &Settings,
+    index: usize,
+    options: &G::Options,
+    with: impl Fn(&G::View, Seat, Effort, u64) -> Option<G::Move>,
+) -> Result<Played, String> {
+    let mut game: Match<G> = Match::new(options, None).map_err(|e| format!("{e:?}"))?;
     let a_seat = if index.is_multiple_of(2) {
         Seat::FIRST
     } else {
@@ -144,8 +187,8 @@ fn play(s: &Settings, index: usize) -> Result<Played, String> {
             let started = Instant::now();
             let seed = seed ^ (step << 8);
             let mv = match player {
-                Player::At(strength) => Junqi::computer_move(&view, seat, &options, strength, seed),
-                Player::With(effort) => bot::choose_with(&view, seat, &options, effort, seed),
+                Player::At(strength) => G::computer_move(&view, seat, options, strength, seed),
+                Player::With(effort) => with(&view, seat, effort, seed),
             }
             .ok_or("the computer had no move")?;
             let took = started.elapsed();
@@ -183,8 +226,9 @@ fn main() {
         }
     };
     println!(
-        "Junqi ({:?}): {} against {}, {} games, sides alternating, {} at once",
-        s.mode, s.a, s.b, s.games, s.parallel
+        "{} ({}): {} against {}, {} games, sides alternating, {} at once",
+        if s.sea_land_air { "Sea-land-air" } else { "Junqi" },
+        if s.mode.is_empty() { "default mode" } else { &s.mode }, s.a, s.b, s.games, s.parallel
     );
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::new());
@@ -200,6 +244,10 @@ fn main() {
                         Ok(p) => {
                             if let Ok(mut r) = results.lock() {
                                 r.push(p);
+                                if r.len() % 100 == 0 {
+                                    let score: f64 = r.iter().map(|p| p.score).sum();
+                                    eprintln!("{} games: {score} points for {}", r.len(), s.a);
+                                }
                             }
                         }
                         Err(e) => eprintln!("game {}: {e}", i + 1),

@@ -112,42 +112,11 @@ impl Belief {
     /// Draws one complete assignment of kinds to the unknown pieces (in `unknown`'s order)
     /// that every clue allows, weighted by how players deploy.
     pub fn sample(&self, seed: u64) -> Vec<Rank> {
-        let mut rng = Rng::new(seed);
         let theirs = self.side.other();
-        let mut order: Vec<usize> = (0..self.unknown.len()).collect();
-        rng.shuffle(&mut order);
-        // The most constrained first, so that few draws are refused.
-        order.sort_by_key(|&i| self.unknown[i].could_be.len());
-        let mut left = self.pool;
-        let mut chosen = vec![Rank::Captain; self.unknown.len()];
-        for (k, &i) in order.iter().enumerate() {
-            let u = self.unknown[i];
-            let rest: Vec<Ranks> = order[k + 1..]
-                .iter()
-                .map(|&j| self.unknown[j].could_be)
-                .collect();
-            let mut weights: Vec<f64> = Rank::ALL
-                .iter()
-                .map(|&r| {
-                    if !u.could_be.contains(r) || left[index(r)] == 0 {
-                        return 0.0;
-                    }
-                    let likes = u.at.map_or(1.0, |p| likelihood(theirs, p, r));
-                    f64::from(left[index(r)]) * likes
-                })
-                .collect();
-            // Some pick always fits while `feasible` held before this draw.
-            while let Some(pick) = rng.weighted(&weights) {
-                left[pick] -= 1;
-                if feasible(&rest, left) {
-                    chosen[i] = Rank::ALL[pick];
-                    break;
-                }
-                left[pick] += 1;
-                weights[pick] = 0.0;
-            }
-        }
-        chosen
+        let sets: Vec<Ranks> = self.unknown.iter().map(|u| u.could_be).collect();
+        crate::kinds::draw(&sets, &self.pool, seed, |i, r| {
+            self.unknown[i].at.map_or(1.0, |p| likelihood(theirs, p, r))
+        })
     }
 
     /// The board with the unknown pieces given the kinds of a sample.
@@ -259,44 +228,8 @@ impl FlipBelief {
     }
 }
 
-/// Whether the kinds in `pool` can be given out so that every piece gets one its mask allows
-/// (a bipartite matching of pieces to the pool's places, by augmenting paths).
 pub(crate) fn feasible(masks: &[Ranks], pool: [u8; 12]) -> bool {
-    let slots: Vec<Rank> = Rank::ALL
-        .iter()
-        .flat_map(|&r| std::iter::repeat_n(r, usize::from(pool[index(r)])))
-        .collect();
-    if slots.len() < masks.len() {
-        return false;
-    }
-    let mut owner: Vec<Option<usize>> = vec![None; slots.len()];
-    fn augment(
-        piece: usize,
-        masks: &[Ranks],
-        slots: &[Rank],
-        owner: &mut [Option<usize>],
-        seen: &mut [bool],
-    ) -> bool {
-        for s in 0..slots.len() {
-            if seen[s] || !masks[piece].contains(slots[s]) {
-                continue;
-            }
-            seen[s] = true;
-            let free = match owner[s] {
-                None => true,
-                Some(other) => augment(other, masks, slots, owner, seen),
-            };
-            if free {
-                owner[s] = Some(piece);
-                return true;
-            }
-        }
-        false
-    }
-    (0..masks.len()).all(|piece| {
-        let mut seen = vec![false; slots.len()];
-        augment(piece, masks, &slots, &mut owner, &mut seen)
-    })
+    crate::kinds::feasible(masks, &pool)
 }
 
 /// How much likelier a player deploys `rank` on `p` than chance would (the ratio of the two

@@ -276,8 +276,8 @@ pub fn choose_at(
     seed: u64,
 ) -> Option<JunqiMove> {
     let effort = match strength {
-        Strength::Normal => Effort::NORMAL,
-        Strength::Hard => Effort::HARD,
+        Strength::Normal => search::NORMAL,
+        Strength::Hard => search::HARD,
         Strength::Easy | Strength::Strong | Strength::Level(_) => {
             return choose(view, seat, options, seed);
         }

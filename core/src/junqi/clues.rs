@@ -12,98 +12,9 @@
 
 use super::board::Point;
 use super::pieces::{Battle, BattleRules, Rank, Side, battle};
-use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// A set of ranks.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(into = "Vec<Rank>", from = "Vec<Rank>")]
-pub struct Ranks(u16);
-
-impl Ranks {
-    /// No rank.
-    pub const NONE: Ranks = Ranks(0);
-    /// Every rank.
-    pub const ALL: Ranks = Ranks((1 << 12) - 1);
-
-    /// The set holding only `rank`.
-    pub const fn only(rank: Rank) -> Ranks {
-        Ranks(1 << rank as u16)
-    }
-
-    /// Returns true if `rank` is in the set.
-    pub const fn contains(self, rank: Rank) -> bool {
-        self.0 & (1 << rank as u16) != 0
-    }
-
-    /// Adds `rank`.
-    pub fn insert(&mut self, rank: Rank) {
-        self.0 |= 1 << rank as u16;
-    }
-
-    /// Takes `rank` out.
-    pub fn remove(&mut self, rank: Rank) {
-        self.0 &= !(1 << rank as u16);
-    }
-
-    /// The ranks in both sets.
-    pub const fn and(self, other: Ranks) -> Ranks {
-        Ranks(self.0 & other.0)
-    }
-
-    /// How many ranks the set holds.
-    pub const fn len(self) -> usize {
-        self.0.count_ones() as usize
-    }
-
-    /// Returns true if the set is empty.
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The one rank in the set, if it holds exactly one.
-    pub fn single(self) -> Option<Rank> {
-        (self.len() == 1).then(|| self.iter().next()).flatten()
-    }
-
-    /// The ranks in the set, highest first.
-    pub fn iter(self) -> impl Iterator<Item = Rank> {
-        Rank::ALL.into_iter().filter(move |r| self.contains(*r))
-    }
-
-    /// The ranks for which `keep` holds.
-    pub fn matching(keep: impl Fn(Rank) -> bool) -> Ranks {
-        Rank::ALL.into_iter().filter(|r| keep(*r)).collect()
-    }
-}
-
-impl FromIterator<Rank> for Ranks {
-    fn from_iter<I: IntoIterator<Item = Rank>>(iter: I) -> Ranks {
-        let mut set = Ranks::NONE;
-        for r in iter {
-            set.insert(r);
-        }
-        set
-    }
-}
-
-impl From<Vec<Rank>> for Ranks {
-    fn from(list: Vec<Rank>) -> Ranks {
-        list.into_iter().collect()
-    }
-}
-
-impl From<Ranks> for Vec<Rank> {
-    fn from(set: Ranks) -> Vec<Rank> {
-        set.iter().collect()
-    }
-}
-
-impl fmt::Debug for Ranks {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set().entries(self.iter()).finish()
-    }
-}
+pub type Ranks = crate::kinds::Set<Rank>;
 
 /// The ranks a side may deploy on `home`, by the deployment rules.
 pub fn deployable_ranks(side: Side, home: Point) -> Ranks {

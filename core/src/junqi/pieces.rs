@@ -60,6 +60,14 @@ pub enum Rank {
     Flag,
 }
 
+impl crate::kinds::Member for Rank {
+    const ALL: &'static [Rank] = &Rank::ALL;
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
 impl Rank {
     /// Every kind, highest first.
     pub const ALL: [Rank; 12] = [

@@ -10,36 +10,26 @@ use super::movegen::{Board, Move, MoveRules, Piece};
 use super::pieces::{Battle, BattleRules, Rank, Side, battle};
 use super::state::{JunqiMove, Visibility};
 use super::view::JunqiView;
-use crate::rng::Rng;
+use crate::pimc::{self, Position, Quiet, Taken};
 use std::sync::OnceLock;
 
-/// How hard the computer thinks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Effort {
-    /// Boards drawn at most.
-    pub samples: usize,
-    /// Plies searched on each board (1: its own move only).
-    pub depth: u32,
-    /// Positions searched at most over all boards (at least one board is always searched).
-    pub nodes: u64,
-}
+pub use crate::pimc::Effort;
 
-impl Effort {
-    /// The normal computer: its own move on eight boards, each judged with the opponent's
-    /// best capture in view.
-    pub const NORMAL: Effort = Effort {
-        samples: 8,
-        depth: 1,
-        nodes: 40_000,
-    };
-    /// The hard computer: three plies (its move, the reply, its next move) on up to eight
-    /// boards, fewer when the position is busy.
-    pub const HARD: Effort = Effort {
-        samples: 8,
-        depth: 3,
-        nodes: 600_000,
-    };
-}
+/// The normal computer: its own move on eight boards, each judged with the opponent's best
+/// capture in view.
+pub const NORMAL: Effort = Effort {
+    samples: 8,
+    depth: 1,
+    nodes: 40_000,
+};
+
+/// The hard computer: three plies (its move, the reply, its next move) on up to eight boards,
+/// fewer when the position is busy.
+pub const HARD: Effort = Effort {
+    samples: 8,
+    depth: 3,
+    nodes: 600_000,
+};
 
 /// What the search needs of the game's rules.
 #[derive(Clone, Copy, Debug)]
@@ -51,9 +41,6 @@ pub struct Rules {
     /// Plies in a row without a battle (or, in flip mode, a flip) that draw the game.
     pub quiet_limit: u32,
 }
-
-/// A won game, in the scores' units.
-const WIN: i32 = 1_000_000;
 
 /// The boards the computer can draw: referee mode's belief about hidden kinds, flip mode's
 /// shuffle of what lies face down, or open mode's one board.
@@ -128,6 +115,42 @@ fn take(board: &mut Board, turn: Turn, rules: BattleRules) -> Option<Battle> {
     }
 }
 
+/// A board that shows every piece, with the game's rules: what the search plays on.
+#[derive(Clone)]
+struct Full {
+    board: Board,
+    rules: Rules,
+}
+
+impl Position for Full {
+    type Side = Side;
+    type Turn = Turn;
+
+    fn other(side: Side) -> Side {
+        side.other()
+    }
+
+    fn turns(&self, side: Side) -> Vec<Turn> {
+        let mut moves = turns(&self.board, side, self.rules.moves);
+        // Attacks first: they decide most.
+        moves.sort_by_key(|t| !matches!(t, Turn::Go(m) if self.board.get(m.to).is_some()));
+        moves
+    }
+
+    fn take(&mut self, _: Side, turn: Turn) -> Taken {
+        match take(&mut self.board, turn, self.rules.battles) {
+            Some(Battle::FlagTaken) => Taken::Won,
+            Some(_) => Taken::Reset,
+            None if matches!(turn, Turn::Flip(_)) => Taken::Reset,
+            None => Taken::Quiet,
+        }
+    }
+
+    fn judge(&self, side: Side) -> i32 {
+        evaluate(&self.board, side, self.rules.battles) + threat(&self.board, side, self.rules) * 3 / 4
+    }
+}
+
 /// Chooses a turn for `side` from its view, or `None` when the view gives nothing to draw
 /// boards from (before the deployments or the deal) or the side has no turn.
 pub fn choose(
@@ -139,125 +162,26 @@ pub fn choose(
 ) -> Option<JunqiMove> {
     let boards = Boards::of(view, side)?;
     let roots = turns(boards.seen(), side, rules.moves);
-    let as_move = |t: Turn| match t {
+    let quiet = Quiet {
+        plies: view.quiet_plies,
+        limit: rules.quiet_limit,
+    };
+    let pick = pimc::choose(
+        &roots,
+        side,
+        boards.hides(),
+        |seed| Full {
+            board: boards.draw(seed),
+            rules,
+        },
+        quiet,
+        effort,
+        seed,
+    )?;
+    Some(match roots[pick] {
         Turn::Flip(p) => JunqiMove::Flip(p),
         Turn::Go(m) => JunqiMove::Go(m),
-    };
-    if roots.len() <= 1 {
-        return roots.first().copied().map(as_move);
-    }
-    let mut totals = vec![0i64; roots.len()];
-    let mut search = Search { rules, nodes: 0 };
-    let root = Node {
-        depth: effort.depth,
-        ply: 0,
-        quiet: view.quiet_plies,
-    };
-    let samples = if boards.hides() {
-        effort.samples.max(1)
-    } else {
-        1
-    };
-    for k in 0..samples {
-        if k > 0 && search.nodes >= effort.nodes {
-            break;
-        }
-        let board = boards.draw(seed.wrapping_add(k as u64 * 0x9e37_79b9));
-        for (i, &t) in roots.iter().enumerate() {
-            let mut after = board.clone();
-            let result = take(&mut after, t, rules.battles);
-            let reset = result.is_some() || matches!(t, Turn::Flip(_));
-            let next = root.after(reset);
-            let value = match result {
-                Some(Battle::FlagTaken) => WIN,
-                _ if next.quiet >= rules.quiet_limit => 0,
-                _ => -search.negamax(&after, side.other(), next, -WIN, WIN),
-            };
-            totals[i] += i64::from(value);
-        }
-    }
-    // Ties go to a seeded choice, so that the computer does not always open alike.
-    let mut rng = Rng::new(seed ^ 0x7469_6573);
-    let best = totals.iter().copied().max()?;
-    let tied: Vec<usize> = (0..roots.len()).filter(|&i| totals[i] == best).collect();
-    Some(as_move(roots[tied[rng.below(tied.len())]]))
-}
-
-struct Search {
-    rules: Rules,
-    nodes: u64,
-}
-
-/// Where a search node stands: plies left to search, plies from the root, and plies in a row
-/// without a battle (or a flip).
-#[derive(Clone, Copy, Debug)]
-struct Node {
-    depth: u32,
-    ply: i32,
-    quiet: u32,
-}
-
-impl Node {
-    /// The node after a turn; `reset`: whether it fought or turned a piece up.
-    fn after(self, reset: bool) -> Node {
-        Node {
-            depth: self.depth.saturating_sub(1),
-            ply: self.ply + 1,
-            quiet: if reset { 0 } else { self.quiet + 1 },
-        }
-    }
-}
-
-impl Search {
-    /// The value of `board` for `to_move` at `node`.
-    fn negamax(
-        &mut self,
-        board: &Board,
-        to_move: Side,
-        node: Node,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        self.nodes += 1;
-        if node.quiet >= self.rules.quiet_limit {
-            return 0;
-        }
-        let (depth, ply) = (node.depth, node.ply);
-        if depth == 0 {
-            let value = evaluate(board, to_move, self.rules.battles)
-                + threat(board, to_move, self.rules) * 3 / 4;
-            // A lead fades as the plies without a battle run out towards a draw: the side
-            // ahead fights or turns pieces up, the side behind plays for time.
-            let limit = i64::from(self.rules.quiet_limit.max(1));
-            let left = limit - i64::from(node.quiet.min(self.rules.quiet_limit));
-            return (i64::from(value) * (limit + left) / (2 * limit)) as i32;
-        }
-        let mut moves = turns(board, to_move, self.rules.moves);
-        if moves.is_empty() {
-            // A side that cannot move loses.
-            return -WIN + ply;
-        }
-        // Attacks first: they decide most.
-        moves.sort_by_key(|t| !matches!(t, Turn::Go(m) if board.get(m.to).is_some()));
-        let mut best = -WIN;
-        for m in moves {
-            let mut after = board.clone();
-            let result = take(&mut after, m, self.rules.battles);
-            let value = match result {
-                Some(Battle::FlagTaken) => WIN - ply,
-                _ => {
-                    let reset = result.is_some() || matches!(m, Turn::Flip(_));
-                    -self.negamax(&after, to_move.other(), node.after(reset), -beta, -alpha)
-                }
-            };
-            best = best.max(value);
-            alpha = alpha.max(value);
-            if alpha >= beta {
-                break;
-            }
-        }
-        best
-    }
+    })
 }
 
 /// Plays `m` on a board that shows every piece; returns the battle, if there was one.
@@ -480,8 +404,8 @@ mod tests {
                 Side::North
             };
             let view = game.game().view(Viewer::Seat(seat));
-            let a = choose(&view, side, rules(), Effort::NORMAL, 11);
-            let b = choose(&view, side, rules(), Effort::NORMAL, 11);
+            let a = choose(&view, side, rules(), NORMAL, 11);
+            let b = choose(&view, side, rules(), NORMAL, 11);
             assert_eq!(a, b);
             let m = a.unwrap_or_else(|| panic!("no move"));
             assert!(matches!(m, JunqiMove::Go(_)));

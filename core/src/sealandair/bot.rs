@@ -8,7 +8,10 @@ use super::board::{Layer, Point, map};
 use super::deployment::{Deployment, Rng};
 use super::movegen::{Board, Move, Piece};
 use super::pieces::{Clash, Kind, melee, remote};
-use super::state::{SeaLandAirMove, side_of};
+use super::search;
+use super::state::{SeaLandAirMove, SeaLandAirOptions, side_of};
+use crate::Strength;
+use crate::pimc::Effort;
 use super::view::SeaLandAirView;
 use crate::junqi::Side;
 use crate::seat::Seat;
@@ -53,6 +56,46 @@ pub fn choose(view: &SeaLandAirView, seat: Seat, seed: u64) -> Option<SeaLandAir
         .map(|(_, m)| SeaLandAirMove::Go(m))
 }
 
+/// Chooses an action for `seat` at a strength: easy (and the levels, which are Xiangqi's) is
+/// the computer above; normal and hard search over boards drawn from what the seat has seen
+/// ([`super::search`]), and deploy as the easy one does.
+pub fn choose_at(
+    view: &SeaLandAirView,
+    seat: Seat,
+    options: &SeaLandAirOptions,
+    strength: Strength,
+    seed: u64,
+) -> Option<SeaLandAirMove> {
+    let effort = match strength {
+        Strength::Normal => search::NORMAL,
+        Strength::Hard => search::HARD,
+        Strength::Easy | Strength::Strong | Strength::Level(_) => {
+            return choose(view, seat, seed);
+        }
+    };
+    choose_with(view, seat, options, effort, seed)
+}
+
+/// Chooses an action thinking with `effort` (see [`choose_at`]).
+pub fn choose_with(
+    view: &SeaLandAirView,
+    seat: Seat,
+    options: &SeaLandAirOptions,
+    effort: Effort,
+    seed: u64,
+) -> Option<SeaLandAirMove> {
+    let side = side_of(seat);
+    if !view.deployed[seat.index()] || view.deployed.iter().any(|d| !d) {
+        return choose(view, seat, seed);
+    }
+    if view.side_to_move != seat {
+        return None;
+    }
+    search::choose(view, side, options.quiet_plies, effort, seed)
+        .map(SeaLandAirMove::Go)
+        .or_else(|| choose(view, seat, seed))
+}
+
 /// Whether the computer in `seat` accepts a draw offer: only when it has at least two pieces
 /// fewer on the board than its opponent (each side has its flag while the game goes on, so
 /// flags do not change the difference).
@@ -64,7 +107,7 @@ pub fn accepts_draw(view: &SeaLandAirView, seat: Seat) -> bool {
 }
 
 /// What a piece is worth to its side.
-fn value(kind: Kind) -> i64 {
+pub(crate) fn value(kind: Kind) -> i64 {
     match kind {
         Kind::Flag => 1000,
         Kind::Commander => 40,
@@ -200,11 +243,11 @@ impl crate::Computer for super::SeaLandAir {
     fn computer_move(
         view: &Self::View,
         seat: Seat,
-        _: &Self::Options,
-        _: crate::Strength,
+        options: &Self::Options,
+        strength: Strength,
         seed: u64,
     ) -> Option<Self::Move> {
-        choose(view, seat, seed)
+        choose_at(view, seat, options, strength, seed)
     }
 
     fn accepts_draw(view: &Self::View, seat: Seat) -> bool {

@@ -5,18 +5,20 @@
 
 pub mod board;
 pub mod bot;
+pub mod clues;
 pub mod deployment;
 pub mod movegen;
 pub mod picture;
 pub mod pieces;
 pub mod refusal;
+pub mod search;
 pub mod state;
 pub mod view;
 
 pub use board::{Label, Layer, Point, map};
 pub use deployment::{DeployProblem, Deployment};
 pub use movegen::{Board, Move, Piece, Retreat};
-pub use pieces::{Clash, Domain, Kind, melee, remote};
+pub use pieces::{Clash, Domain, Kind, Kinds, melee, remote};
 pub use refusal::NoMove;
 pub use state::{SeaLandAir, SeaLandAirMove, SeaLandAirOptions, SeaLandAirSetup};
 pub use view::{SeaLandAirEvent, SeaLandAirView, SeenPiece, SeenPlay};

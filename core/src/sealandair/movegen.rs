@@ -6,7 +6,7 @@
 //! on hidden identities (C8, R3) are settled when the move is played.
 
 use super::board::{Layer, POINTS, Point, map};
-use super::pieces::Kind;
+use super::pieces::{Clash, Kind, melee, remote};
 use crate::junqi::Side;
 use std::fmt;
 use std::str::FromStr;
@@ -398,6 +398,116 @@ impl Board {
             return span(line, a, line.len() - 1);
         }
         Vec::new()
+    }
+}
+
+/// What playing a move did to the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Played {
+    /// A move to an empty point.
+    Moved,
+    /// A retreat along a route (R1), or an aircraft shot down trying (R3).
+    Retreated {
+        /// It was shot down.
+        shot_down: bool,
+    },
+    /// An attack, by moving or from where the attacker stands.
+    Battle {
+        /// How it ended.
+        clash: Clash,
+        /// The pieces it removed, the attacker first.
+        removed: Vec<Piece>,
+        /// Two recon planes met: the airports they went back to, the attacker's first (A2).
+        homes: Option<[Point; 2]>,
+    },
+}
+
+impl Board {
+    /// Plays a legal move on a board that shows every piece. `after_attack`: the mover is an
+    /// aircraft that attacked on its side's last turn, so that a retreat is safe (R2).
+    pub fn play(&mut self, m: Move, after_attack: bool) -> Played {
+        let Some(piece) = self.get(m.from) else {
+            return Played::Moved;
+        };
+        let side = piece.side;
+        if self.is_retreat(m) {
+            // R3: shot down when an enemy artillery or battleship stands beside the route,
+            // unless the aircraft attacked last turn.
+            let route = self
+                .retreats(m.from)
+                .into_iter()
+                .find(|r| r.airport == m.to)
+                .map_or(0, |r| r.route);
+            let guarded = map().route_area(route).any(|p| {
+                self.get(p).is_some_and(|q| {
+                    q.side != side && matches!(q.kind, Kind::Artillery | Kind::Battleship)
+                })
+            });
+            let shot_down = !after_attack && guarded;
+            self.set(m.from, None);
+            if !shot_down {
+                self.set(m.to, Some(piece));
+            }
+            return Played::Retreated { shot_down };
+        }
+        let defender = self.get(m.to).filter(|d| m.remote || d.side != side);
+        let Some(defender) = defender else {
+            self.set(m.from, None);
+            self.set(m.to, Some(piece));
+            return Played::Moved;
+        };
+        let clash = if m.remote {
+            remote(piece.kind, defender.kind)
+        } else {
+            melee(piece.kind, defender.kind)
+        };
+        let mut removed = Vec::new();
+        let mut homes = None;
+        match clash {
+            Clash::AttackerWins | Clash::FlagTaken => {
+                removed.push(defender);
+                self.set(m.to, None);
+                if !m.remote {
+                    self.set(m.from, None);
+                    self.set(m.to, Some(piece));
+                }
+            }
+            Clash::DefenderWins => {
+                removed.push(piece);
+                self.set(m.from, None);
+            }
+            Clash::BothRemoved => {
+                removed.extend([piece, defender]);
+                self.set(m.from, None);
+                self.set(m.to, None);
+            }
+            Clash::NoEffect => {}
+            Clash::BothHome => {
+                // A2: both recon planes go back to a free airport of their own.
+                self.set(m.from, None);
+                self.set(m.to, None);
+                homes = Some([self.home(piece), self.home(defender)]);
+            }
+        }
+        Played::Battle {
+            clash,
+            removed,
+            homes,
+        }
+    }
+
+    /// Puts an aircraft on its side's first free airport (west first) and returns it.
+    fn home(&mut self, piece: Piece) -> Point {
+        let airports = match piece.side {
+            Side::South => [Point::airport(0), Point::airport(1)],
+            Side::North => [Point::airport(2), Point::airport(3)],
+        };
+        let at = airports
+            .into_iter()
+            .find(|a| self.get(*a).is_none())
+            .unwrap_or(airports[0]);
+        self.set(at, Some(piece));
+        at
     }
 }
 

@@ -62,6 +62,17 @@ pub enum Domain {
     Air,
 }
 
+impl crate::kinds::Member for Kind {
+    const ALL: &'static [Kind] = &Kind::ALL;
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A set of kinds.
+pub type Kinds = crate::kinds::Set<Kind>;
+
 impl Kind {
     /// Every kind, in table order.
     pub const ALL: [Kind; 21] = [

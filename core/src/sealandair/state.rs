@@ -1,10 +1,12 @@
 //! The Sea-land-air game state: secret simultaneous deployment, then moves, attacks, remote
 //! attacks and retreats; the recon's knowledge; the ends of the game.
 
-use super::board::{Point, map};
+use super::board::Point;
+use super::clues::{Fought, Trace};
+use super::pieces::Kinds;
 use super::deployment::Deployment;
-use super::movegen::{Board, Move, Piece};
-use super::pieces::{Clash, Kind, melee, remote};
+use super::movegen::{Board, Move, Piece, Played};
+use super::pieces::{Clash, Kind};
 use super::view::{SeaLandAirEvent, SeaLandAirView, SeenPiece};
 use crate::game::{
     Actor, Audience, EndReason, GameKind, IllegalMove, Outcome, Rules, SetupError, ToAct, Told,
@@ -114,6 +116,8 @@ pub struct SeaLandAir {
     pub(crate) last: Option<LastPlay>,
     /// Every piece removed, in the order it fell (the battle panel).
     pub(crate) lost: Vec<Piece>,
+    /// What everyone has seen of each piece, by its `id`: the seats' clues.
+    pub(crate) traces: Vec<Trace>,
 }
 
 /// The last move as the authority knows it.
@@ -151,6 +155,7 @@ impl SeaLandAir {
                 }),
             );
         }
+        game.traces = pieces.iter().map(|&(p, _, _)| Trace::new(p)).collect();
         game.set_up = true;
         game.to_move = seat_of(to_move);
         game
@@ -186,6 +191,18 @@ impl SeaLandAir {
         }
     }
 
+    /// What `viewer` can tell `piece` may be, when it is a seat that does not know it: its
+    /// clues (see [`super::clues`]). Spectators get none.
+    pub(crate) fn could_be(&self, viewer: Viewer, piece: Piece) -> Option<Kinds> {
+        match viewer {
+            Viewer::Seat(s) if s.index() < 2 && !self.knows(viewer, piece) => self
+                .traces
+                .get(usize::from(piece.id))
+                .map(Trace::could_be),
+            _ => None,
+        }
+    }
+
     fn deploy(
         &mut self,
         side: Side,
@@ -202,8 +219,10 @@ impl SeaLandAir {
         self.deployments[side as usize] = Some(d);
         if let [Some(a), Some(b)] = &self.deployments {
             let mut board = Board::default();
+            let mut traces = Vec::new();
             for (base, d) in [(0u8, a), (37u8, b)] {
                 for (i, &(p, kind)) in d.pieces.iter().enumerate() {
+                    traces.push(Trace::new(p));
                     board.set(
                         p,
                         Some(Piece {
@@ -215,6 +234,7 @@ impl SeaLandAir {
                 }
             }
             self.board = board;
+            self.traces = traces;
         }
         Ok(vec![Told {
             audience: Audience::Everyone,
@@ -261,46 +281,85 @@ impl SeaLandAir {
             }
         }
         let mut attacked = None;
-        let event = if self.board.is_retreat(m) {
-            self.retreat(side, piece, m)
-        } else if let Some(d) = defender {
-            let clash = if m.remote {
-                remote(piece.kind, d.kind)
+        if let Some(t) = self.traces.get_mut(usize::from(piece.id)) {
+            if m.remote {
+                t.moved = true;
             } else {
-                melee(piece.kind, d.kind)
-            };
-            let result = self.resolve(m, piece, d, clash);
-            if result.attacker_removed || result.defender_removed {
-                self.quiet = 0;
-            } else {
+                t.went(m.from, m.to);
+            }
+        }
+        let after_attack = self.attacked_last[side as usize] == Some(m.from);
+        let event = match self.board.play(m, after_attack) {
+            Played::Moved => {
                 self.quiet += 1;
+                SeaLandAirEvent::Moved { mv: m.to_string() }
             }
-            if m.remote && clash == Clash::NoEffect {
-                self.survived_fire |= 1u128 << d.id;
+            Played::Retreated { shot_down } => {
+                if shot_down {
+                    self.lost.push(piece);
+                    self.quiet = 0;
+                } else {
+                    self.quiet += 1;
+                }
+                SeaLandAirEvent::Retreated {
+                    mv: m.to_string(),
+                    shot_down,
+                }
             }
-            if piece.kind.is_aircraft() && !result.attacker_removed && clash != Clash::BothHome {
-                attacked = Some(if m.remote { m.from } else { m.to });
+            Played::Battle {
+                clash,
+                removed,
+                homes,
+            } => {
+                let d = defender.unwrap_or(piece);
+                let attacker_removed = removed.contains(&piece);
+                let defender_removed = removed.contains(&d);
+                self.lost.extend(&removed);
+                if removed.is_empty() {
+                    self.quiet += 1;
+                } else {
+                    self.quiet = 0;
+                }
+                if clash == Clash::FlagTaken {
+                    self.outcome = Some(Outcome::win(seat, EndReason::FlagCaptured));
+                }
+                if m.remote && clash == Clash::NoEffect {
+                    self.survived_fire |= 1u128 << d.id;
+                }
+                for (who, foe, attacked) in [(piece, d, true), (d, piece, false)] {
+                    if let Some(t) = self.traces.get_mut(usize::from(who.id)) {
+                        t.fights.push(Fought {
+                            foe: foe.kind,
+                            attacked,
+                            remote: m.remote,
+                            result: clash,
+                        });
+                    }
+                }
+                if piece.kind.is_aircraft() && !attacker_removed && clash != Clash::BothHome {
+                    attacked = Some(if m.remote { m.from } else { m.to });
+                }
+                // V4: a battle shows both pieces to both players, unless in referee mode (V5).
+                let open = self.options.open || !self.options.referee;
+                if open {
+                    self.revealed |= (1u128 << piece.id) | (1u128 << d.id);
+                }
+                SeaLandAirEvent::Battle {
+                    mv: m.to_string(),
+                    attacker_removed,
+                    defender_removed,
+                    sent_home: homes.map(|h| h.map(|p| p.to_string())),
+                    attacker: open.then_some(piece.kind),
+                    defender: open.then_some(d.kind),
+                }
             }
-            // V4: a battle shows both pieces to both players, unless in referee mode (V5).
-            let open = self.options.open || !self.options.referee;
-            if open {
-                self.revealed |= (1u128 << piece.id) | (1u128 << d.id);
-            }
-            SeaLandAirEvent::Battle {
-                mv: m.to_string(),
-                attacker_removed: result.attacker_removed,
-                defender_removed: result.defender_removed,
-                sent_home: result.homes,
-                attacker: open.then_some(piece.kind),
-                defender: open.then_some(d.kind),
-            }
-        } else {
-            self.board.set(m.from, None);
-            self.board.set(m.to, Some(piece));
-            self.quiet += 1;
-            SeaLandAirEvent::Moved { mv: m.to_string() }
         };
         self.attacked_last[side as usize] = attacked;
+        for (p, q) in self.board.pieces() {
+            if let Some(t) = self.traces.get_mut(usize::from(q.id)) {
+                t.stands(p);
+            }
+        }
         self.last = Some(LastPlay {
             event: event.clone(),
             mover: piece,
@@ -318,97 +377,6 @@ impl SeaLandAir {
         Ok(told)
     }
 
-    /// Flies a retreat (R1): safe after an attack (R2) or with no enemy artillery or
-    /// battleship beside the route (R3); otherwise the aircraft is shot down.
-    fn retreat(&mut self, side: Side, piece: Piece, m: Move) -> SeaLandAirEvent {
-        let route = self
-            .board
-            .retreats(m.from)
-            .into_iter()
-            .find(|r| r.airport == m.to)
-            .map_or(0, |r| r.route);
-        let after_attack = self.attacked_last[side as usize] == Some(m.from);
-        let guarded = map().route_area(route).any(|p| {
-            self.board.get(p).is_some_and(|q| {
-                q.side != side && matches!(q.kind, Kind::Artillery | Kind::Battleship)
-            })
-        });
-        let shot_down = !after_attack && guarded;
-        self.board.set(m.from, None);
-        if shot_down {
-            self.lost.push(piece);
-            self.quiet = 0;
-        } else {
-            self.board.set(m.to, Some(piece));
-            self.quiet += 1;
-        }
-        SeaLandAirEvent::Retreated {
-            mv: m.to_string(),
-            shot_down,
-        }
-    }
-
-    /// Carries out a fight's result on the board.
-    fn resolve(&mut self, m: Move, attacker: Piece, defender: Piece, clash: Clash) -> Resolved {
-        let mut result = Resolved::default();
-        match clash {
-            Clash::AttackerWins | Clash::FlagTaken => {
-                result.defender_removed = true;
-                self.board.set(m.to, None);
-                if !m.remote {
-                    self.board.set(m.from, None);
-                    self.board.set(m.to, Some(attacker));
-                }
-            }
-            Clash::DefenderWins => {
-                result.attacker_removed = true;
-                self.board.set(m.from, None);
-            }
-            Clash::BothRemoved => {
-                result.attacker_removed = true;
-                result.defender_removed = true;
-                self.board.set(m.from, None);
-                self.board.set(m.to, None);
-            }
-            Clash::NoEffect => {}
-            Clash::BothHome => {
-                // A2: both recon planes go back to a free airport of their own.
-                self.board.set(m.from, None);
-                self.board.set(m.to, None);
-                let a = self.home(attacker);
-                let d = self.home(defender);
-                result.homes = Some([a.to_string(), d.to_string()]);
-            }
-        }
-        if result.attacker_removed {
-            self.lost.push(attacker);
-        }
-        if result.defender_removed {
-            self.lost.push(defender);
-        }
-        if clash == Clash::FlagTaken {
-            self.outcome = Some(Outcome::win(
-                seat_of(attacker.side),
-                EndReason::FlagCaptured,
-            ));
-        }
-        result
-    }
-
-    /// Puts an aircraft on its side's first free airport (west first) and returns it.
-    fn home(&mut self, piece: Piece) -> Point {
-        let airports = match piece.side {
-            Side::South => [Point::airport(0), Point::airport(1)],
-            Side::North => [Point::airport(2), Point::airport(3)],
-        };
-        let at = airports
-            .into_iter()
-            .find(|a| self.board.get(*a).is_none())
-            .unwrap_or(airports[0]);
-        self.board.set(at, Some(piece));
-        at
-    }
-
     /// Ends the game if the seat now to move cannot act (T2) or the quiet turns ran out (T3).
     fn judge(&mut self, mover: Seat) {
         if self.outcome.is_some() {
@@ -420,15 +388,6 @@ impl SeaLandAir {
             self.outcome = Some(Outcome::draw(EndReason::MoveLimit));
         }
     }
-}
-
-/// What a fight removed.
-#[derive(Default)]
-struct Resolved {
-    attacker_removed: bool,
-    defender_removed: bool,
-    /// Two recon planes met: the airports each went back to (attacker's first).
-    homes: Option<[String; 2]>,
 }
 
 impl Rules for SeaLandAir {
@@ -465,6 +424,7 @@ impl Rules for SeaLandAir {
             attacked_last: [None, None],
             last: None,
             lost: Vec::new(),
+            traces: Vec::new(),
         })
     }
 

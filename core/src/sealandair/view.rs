@@ -6,7 +6,7 @@
 
 use super::board::Point;
 use super::movegen::{Board, Move, Piece};
-use super::pieces::Kind;
+use super::pieces::{Kind, Kinds};
 use super::state::{SeaLandAir, side_of};
 use crate::game::Viewer;
 use crate::junqi::Side;
@@ -26,6 +26,10 @@ pub struct SeenPiece {
     /// commander-in-chief, an army group commander, a landmine or the flag (F1).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub survived_fire: bool,
+    /// For a seat, of an opposing piece it does not know: the kinds it can still be, from
+    /// everything the seat has seen (see [`super::clues`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub could_be: Option<Kinds>,
 }
 
 impl SeenPiece {
@@ -35,6 +39,7 @@ impl SeenPiece {
             side: piece.side,
             kind: Some(piece.kind),
             survived_fire: false,
+            could_be: None,
         }
     }
 }
@@ -62,6 +67,14 @@ pub struct SeaLandAirView {
     /// saw, everything in open mode and once the game is over.
     #[serde(default)]
     pub lost: [Vec<Option<Kind>>; 2],
+    /// For a seat: what each piece in `lost` can have been (one kind when known), in the
+    /// same order.
+    #[serde(default, skip_serializing_if = "lost_clues_empty")]
+    pub lost_could_be: [Vec<Kinds>; 2],
+}
+
+fn lost_clues_empty(clues: &[Vec<Kinds>; 2]) -> bool {
+    clues.iter().all(Vec::is_empty)
 }
 
 /// The last action as one viewer may know it: the event everyone was told, and the pieces on
@@ -104,6 +117,7 @@ impl SeaLandAirView {
             side: piece.side,
             kind: game.knows(viewer, piece).then_some(piece.kind),
             survived_fire: game.survived_fire & (1u128 << piece.id) != 0,
+            could_be: game.could_be(viewer, piece),
         };
         let pieces = if game.deploying() {
             let own = match viewer {
@@ -118,6 +132,7 @@ impl SeaLandAirView {
                         side: d.side,
                         kind: Some(kind),
                         survived_fire: false,
+                        could_be: None,
                     })
                     .collect()
             })
@@ -154,6 +169,18 @@ impl SeaLandAirView {
                     lost[piece.side as usize].push(game.knows(viewer, piece).then_some(piece.kind));
                 }
                 lost
+            },
+            lost_could_be: {
+                let mut clues: [Vec<Kinds>; 2] = [Vec::new(), Vec::new()];
+                if matches!(viewer, Viewer::Seat(s) if s.index() < 2) {
+                    for &piece in &game.lost {
+                        let set = game
+                            .could_be(viewer, piece)
+                            .unwrap_or_else(|| Kinds::only(piece.kind));
+                        clues[piece.side as usize].push(set);
+                    }
+                }
+                clues
             },
         }
     }
