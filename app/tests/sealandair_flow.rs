@@ -49,6 +49,7 @@ fn new_game(app: &App, computer: bool) {
     let ng = ui.global::<NewGameAdapter>();
     assert_eq!(ng.get_game_index(), 3);
     ng.set_opponent(i32::from(computer));
+    ng.set_strength(0); // the first computer, which answers at once
     ng.set_human_seat(0);
     ng.invoke_start();
 }
@@ -425,4 +426,60 @@ fn first_game_tips_walk_a_new_player_through_once() {
         gs.invoke_handover_done();
     }
     assert_eq!(ui.global::<Walkthrough>().get_key(), "sea-land-air-deploy");
+}
+
+/// New game offers the computer's three strengths; the hard one deploys and answers from a
+/// thread of its own (every move stored), its seat bar and the history name its strength.
+#[test]
+fn the_hard_computer_thinks_apart_and_the_history_names_it() {
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    let ui = app.window();
+    let gs = ui.global::<GameSession>();
+    ui.global::<HomeAdapter>()
+        .invoke_new_game("sea-land-air".into());
+    common::press(&app, "The computer");
+    let ng = ui.global::<NewGameAdapter>();
+    assert_eq!(ng.get_strength(), 1, "normal unless chosen");
+    assert!(!common::all(&app, "COMPUTER STRENGTH").is_empty());
+    common::press(&app, "Hard");
+    assert_eq!(ng.get_strength(), 2);
+    ng.set_human_seat(0);
+    ng.invoke_start();
+    common::until(&app, Duration::from_secs(30), || {
+        app.thinking_in_flight() == 0
+    });
+    assert_eq!(gs.get_phase(), GamePhase::Deploy);
+    assert!(!common::all(&app, "Blue · Computer (hard)").is_empty());
+    deployment(&app).invoke_ready();
+    assert_eq!(gs.get_phase(), GamePhase::Play);
+    for _ in 0..3 {
+        let before = stored_actions(dir.path()).len();
+        sla_drive(&app, dir.path(), 1, |_| false);
+        assert_eq!(
+            stored_actions(dir.path()).len(),
+            before + 1,
+            "Red's move stored at once"
+        );
+        common::until(&app, Duration::from_secs(30), || {
+            app.thinking_in_flight() == 0
+        });
+        if gs.get_phase() != GamePhase::Play {
+            break;
+        }
+        assert_eq!(
+            stored_actions(dir.path()).len(),
+            before + 2,
+            "the computer answered"
+        );
+    }
+    ui.global::<qiguan_app::ui::Nav>().invoke_back();
+    common::press(&app, "History");
+    let h = ui.global::<qiguan_app::ui::HistoryAdapter>();
+    let first = h.get_rows().row_data(0).expect("a row");
+    assert_eq!(
+        (first.mode.as_str(), first.strength.as_str()),
+        ("computer", "hard")
+    );
 }

@@ -143,7 +143,8 @@ fn play(s: &Settings, index: usize) -> Result<Played, String> {
             visibility,
             ..JunqiOptions::default()
         };
-        let with = |view: &_, seat, effort, seed| bot::choose_with(view, seat, &options, effort, seed);
+        let with =
+            |view: &_, seat, effort, seed| bot::choose_with(view, seat, &options, effort, seed);
         play_one::<Junqi>(s, index, &options, with)
     }
 }
@@ -227,8 +228,20 @@ fn main() {
     };
     println!(
         "{} ({}): {} against {}, {} games, sides alternating, {} at once",
-        if s.sea_land_air { "Sea-land-air" } else { "Junqi" },
-        if s.mode.is_empty() { "default mode" } else { &s.mode }, s.a, s.b, s.games, s.parallel
+        if s.sea_land_air {
+            "Sea-land-air"
+        } else {
+            "Junqi"
+        },
+        if s.mode.is_empty() {
+            "default mode"
+        } else {
+            &s.mode
+        },
+        s.a,
+        s.b,
+        s.games,
+        s.parallel
     );
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::new());

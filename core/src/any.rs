@@ -149,20 +149,19 @@ impl AnyMatch {
     pub fn has_computer_players(kind: GameKind) -> bool {
         matches!(
             kind,
-            GameKind::Aeroplane | GameKind::Xiangqi | GameKind::Junqi
+            GameKind::Aeroplane | GameKind::Xiangqi | GameKind::Junqi | GameKind::SeaLandAir
         )
     }
 
     /// Whether this game's computer players come at `strength`: Aeroplane chess's at easy
     /// or strong; Xiangqi's engine at any of its levels (the other names stand for levels,
-    /// see [`Strength::engine_level`]); Junqi's at easy, normal or hard (strong, as stored
-    /// before those existed, plays as easy).
+    /// see [`Strength::engine_level`]); Junqi's and Sea-land-air's at easy, normal or hard
+    /// (strong, as stored before those existed, plays as easy).
     pub fn computer_plays_at(kind: GameKind, strength: Strength) -> bool {
         match kind {
             GameKind::Aeroplane => matches!(strength, Strength::Easy | Strength::Strong),
             GameKind::Xiangqi => true,
-            GameKind::Junqi => !matches!(strength, Strength::Level(_)),
-            _ => false,
+            GameKind::Junqi | GameKind::SeaLandAir => !matches!(strength, Strength::Level(_)),
         }
     }
 
@@ -180,6 +179,7 @@ impl AnyMatch {
             // From the seat's view only: its own pieces and the clues it has seen. The search
             // has a node budget, so the same view, strength and seed give the same action.
             AnyMatch::Junqi(m) => seat_computer(m, seat, strength, seed),
+            AnyMatch::SeaLandAir(m) => seat_computer(m, seat, strength, seed),
             _ => None,
         }
     }

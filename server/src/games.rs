@@ -858,7 +858,7 @@ fn bot_seats(req: &CreateGame, count: usize) -> Result<Vec<Option<Strength>>, Ap
         if !AnyMatch::computer_plays_at(req.game, bot.strength) {
             return Err(ApiError::invalid(
                 "bad-strength",
-                "this game's computer does not play at that strength (Aeroplane chess: easy or strong; Xiangqi: level-1 to level-10; Junqi: easy, normal or hard)",
+                "this game's computer does not play at that strength (Aeroplane chess: easy or strong; Xiangqi: level-1 to level-10; Junqi and Sea-land-air: easy, normal or hard)",
             ));
         }
         bots[seat] = Some(bot.strength);
@@ -901,7 +901,7 @@ async fn play_bots(game: AnyMatch, bots: &[Option<Strength>]) -> Result<AnyMatch
 fn play_bots_now(game: &mut AnyMatch, bots: &[Option<Strength>]) -> Result<(), ApiError> {
     // Far more actions than any game holds: a guard, not a limit anyone meets.
     for _ in 0..100_000 {
-        // One seat to act, or several at once (Junqi's secret deployments).
+        // One seat to act, or several at once (secret deployments).
         let seats = match game.to_act() {
             ToAct::Seat(seat) => vec![seat],
             ToAct::Seats(seats) => seats,

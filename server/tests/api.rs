@@ -551,11 +551,12 @@ fn first_move(view: &Value) -> String {
 #[tokio::test]
 async fn aeroplane_computer_seats_play_at_once_and_every_roll_is_the_servers() {
     let s = server();
-    // Refused: bots for a game without them, in the creator's seat, outside the game, twice.
+    // Refused: a strength the game's computer lacks, in the creator's seat, outside the game,
+    // twice.
     for (body, expected) in [
         (
-            json!({"game": "sea-land-air", "days_per_move": 2, "bots": [{"seat": 1}]}),
-            "bots-unsupported",
+            json!({"game": "sea-land-air", "days_per_move": 2, "bots": [{"seat": 1, "strength": "level-5"}]}),
+            "bad-strength",
         ),
         (
             json!({"game": "junqi", "days_per_move": 2, "bots": [{"seat": 1, "strength": "level-3"}]}),
@@ -790,6 +791,80 @@ async fn a_junqi_computer_seat_deploys_in_secret_and_answers_from_its_own_view()
     let reloaded = s.read_after_restart(&path, &token).await;
     assert_eq!(reloaded["bots"], json!([null, "hard"]));
     assert_eq!(reloaded["view"], view["view"]);
+}
+
+#[tokio::test]
+async fn a_sea_land_air_computer_seat_deploys_in_secret_and_answers_from_its_own_view() {
+    let s = server();
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(
+                json!({"game": "sea-land-air", "days_per_move": 2, "options": {"referee": true},
+                        "bots": [{"seat": 1, "strength": "hard"}]}),
+            ),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let token = created["token"].as_str().unwrap().to_owned();
+    let path = format!("/api/games/{id}");
+    let (_, view) = s.call("GET", &path, Some(&token), None).await;
+    assert_eq!(view["bots"], json!([null, "hard"]));
+    assert_eq!(view["version"], 1, "the computer deployed at once: {view}");
+    let layout = qiguan_core::sealandair::Deployment::sensible(qiguan_core::junqi::Side::South, 1);
+    let body = json!({"expected_version": 1, "client_action_id": "deploy",
+                      "action": format!("deploy:{}", layout.to_text())});
+    let (status, mut view) = s
+        .call("POST", &format!("{path}/actions"), Some(&token), Some(body))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let mut answers = vec![view.to_string()];
+    for _ in 0..6 {
+        if view["to_act"]["kind"] == "over" {
+            break;
+        }
+        assert_eq!(view["to_act"]["who"], 0, "the person's turn: {view}");
+        let version = view["version"].as_u64().unwrap() as usize;
+        let (status, after) = s.act(&id, &token, version, &first_move(&view)).await;
+        assert_eq!(status, StatusCode::OK, "{after}");
+        if after["to_act"]["kind"] != "over" {
+            assert_eq!(after["version"], version + 2, "answered at once: {after}");
+        }
+        assert!(after.get("actions").is_none_or(Value::is_null), "{after}");
+        // Referee mode: every opposing piece is unknown, with the kinds it can still be.
+        for p in after["view"]["game"]["pieces"].as_array().unwrap() {
+            if p["side"] == "north" && after["to_act"]["kind"] != "over" {
+                assert!(p["kind"].is_null(), "{p}");
+                assert!(!p["could_be"].as_array().unwrap().is_empty(), "{p}");
+            } else {
+                assert!(p.get("could_be").is_none(), "{p}");
+            }
+        }
+        answers.push(after.to_string());
+        view = after;
+    }
+    let reloaded = s.read_after_restart(&path, &token).await;
+    assert_eq!(reloaded["bots"], json!([null, "hard"]));
+    assert_eq!(reloaded["view"], view["view"]);
+    // Once over, the record shows the computer's deployment, which no answer held before.
+    let version = view["version"].as_u64().unwrap() as usize;
+    s.act(&id, &token, version, "resign").await;
+    let (_, over) = s.call("GET", &path, Some(&token), None).await;
+    let theirs = over["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["by"] == json!({"seat": 1}))
+        .and_then(|a| a["action"].as_str())
+        .and_then(|t| t.strip_prefix("deploy:"))
+        .expect("the computer's deployment in the record")
+        .to_owned();
+    for answer in &answers {
+        assert!(!answer.contains(&theirs), "{answer}");
+    }
 }
 
 #[tokio::test]

@@ -22,8 +22,8 @@ use qiguan_core::junqi::{
 };
 use qiguan_core::{Match, Seat, Strength};
 use qiguan_ui::{
-    AppWindow, DeployIssue, GamePhase, JunqiAdapter, JunqiCell, JunqiMode, JunqiRules,
-    NewGameAdapter, Routes, Screen,
+    AppWindow, DeployIssue, GamePhase, JunqiAdapter, JunqiCell, JunqiMode, JunqiRules, Routes,
+    Screen,
 };
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::rc::Rc;
@@ -38,23 +38,9 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
     ..session::entry::<Junqi>(connect)
 };
 
-/// The strength chosen on New game (easy, normal or hard).
-fn chosen_strength(ui: &AppWindow) -> Strength {
-    match ui.global::<NewGameAdapter>().get_strength() {
-        0 => Strength::Easy,
-        2 => Strength::Hard,
-        _ => Strength::Normal,
-    }
-}
-
-/// A correspondence game as chosen: against a friend, or against the server's computer at
-/// the strength chosen (in the other seat).
+/// A correspondence game as chosen: against a friend, or the server's computer.
 fn online_choice(ui: &AppWindow, side: u8) -> super::registry::OnlineChoice {
-    let mut choice = super::registry::OnlineChoice::two_people(Junqi::chosen_options(ui), side);
-    if ui.global::<NewGameAdapter>().get_opponent() == 1 {
-        choice.bots = vec![(1 - choice.seat, chosen_strength(ui))];
-    }
-    choice
+    super::new_game::online_at_strength(ui, Junqi::chosen_options(ui), side)
 }
 
 /// A seat's colour once the game has decided it (from the start, but in flip mode only with
@@ -92,24 +78,17 @@ impl GameScreen for Junqi {
 
     /// Two people at the board, or one against the computer at the strength chosen.
     fn chosen_seats(ui: &AppWindow) -> (Vec<String>, Vec<Option<Strength>>) {
-        super::new_game::two_seats_at(ui, chosen_strength(ui))
+        super::new_game::two_seats_at(ui, super::new_game::chosen_strength(ui))
     }
 
-    /// Normal and hard think on a thread of their own (a fraction of a second); easy, and the
-    /// strength games stored before there were three, answer at once.
+    /// Normal and hard think on a thread of their own.
     fn computer_search(
         view: &JunqiView,
         seat: Seat,
         options: &JunqiOptions,
         strength: Strength,
     ) -> Option<session::Search<JunqiMove>> {
-        if !matches!(strength, Strength::Normal | Strength::Hard) {
-            return None;
-        }
-        let (view, options, seed) = (view.clone(), options.clone(), random_seed());
-        Some(Box::new(move |_stop| {
-            <Junqi as qiguan_core::Computer>::computer_move(&view, seat, &options, strength, seed)
-        }))
+        session::search_at_strength::<Junqi>(view, seat, options, strength)
     }
 
     /// Something one seat alone may see: its deployment, or (in referee mode) its pieces.

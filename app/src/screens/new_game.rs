@@ -45,6 +45,30 @@ pub fn chosen_online(ui: &AppWindow, side: u8) -> (GameKind, OnlineChoice) {
     (entry.kind, (entry.online)(ui, side))
 }
 
+/// The strength chosen on New game for the games whose computer comes at three (easy, normal
+/// or hard).
+pub(crate) fn chosen_strength(ui: &AppWindow) -> Strength {
+    match ui.global::<NewGameAdapter>().get_strength() {
+        0 => Strength::Easy,
+        2 => Strength::Hard,
+        _ => Strength::Normal,
+    }
+}
+
+/// A correspondence game of two seats as chosen: against a friend, or against the server's
+/// computer at the strength chosen (in the other seat).
+pub(crate) fn online_at_strength(
+    ui: &AppWindow,
+    options: impl serde::Serialize,
+    side: u8,
+) -> OnlineChoice {
+    let mut choice = OnlineChoice::two_people(options, side);
+    if ui.global::<NewGameAdapter>().get_opponent() == 1 {
+        choice.bots = vec![(1 - choice.seat, chosen_strength(ui))];
+    }
+    choice
+}
+
 /// The players' names and each seat's computer, for a two-seat game against a person or the
 /// computer (the choice New game offers with its opponent buttons).
 pub(crate) fn two_seats(ui: &AppWindow) -> (Vec<String>, Vec<Option<Strength>>) {

@@ -49,9 +49,9 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
     }
 }
 
-/// A computer's strength as the screens name it where its game has three (Junqi: `easy`,
-/// `normal`, `hard`); empty for a level (named as a number) and for `strong` (Aeroplane
-/// chess's, or Junqi's first computer in a game stored before there were three).
+/// A computer's strength as the screens name it where its game has three (Junqi and
+/// Sea-land-air: `easy`, `normal`, `hard`); empty for a level (named as a number) and for
+/// `strong` (Aeroplane chess's, or the first computer in a game stored before there were three).
 pub(crate) fn strength_code(strength: Strength) -> &'static str {
     match strength {
         Strength::Easy => "easy",

@@ -22,7 +22,7 @@ use qiguan_core::sealandair::{
     Deployment, Kind, Label, Layer, Move, NoMove, Point, SeaLandAir, SeaLandAirEvent,
     SeaLandAirMove, SeaLandAirOptions, SeaLandAirView, SeenPlay, map,
 };
-use qiguan_core::{Match, Seat};
+use qiguan_core::{Match, Seat, Strength};
 use qiguan_ui::{
     AppWindow, Battle, DeployIssue, GamePhase, Routes, Screen, SeaLandAirAdapter, SeaLandAirCell,
     SeaLandAirRules,
@@ -31,7 +31,15 @@ use slint::{ComponentHandle, ModelRc};
 use std::rc::Rc;
 
 /// Sea-land-air in the registry of games.
-pub(crate) const ENTRY: GameEntry = session::entry::<SeaLandAir>(connect);
+pub(crate) const ENTRY: GameEntry = GameEntry {
+    online: online_choice,
+    ..session::entry::<SeaLandAir>(connect)
+};
+
+/// A correspondence game as chosen: against a friend, or the server's computer.
+fn online_choice(ui: &AppWindow, side: u8) -> super::registry::OnlineChoice {
+    super::new_game::online_at_strength(ui, SeaLandAir::chosen_options(ui), side)
+}
 
 impl GameScreen for SeaLandAir {
     secret_screen!(Screen::SeaLandAir, SeaLandAirCell);
@@ -42,6 +50,21 @@ impl GameScreen for SeaLandAir {
             referee: ui.global::<SeaLandAirRules>().get_referee(),
             ..SeaLandAirOptions::default()
         }
+    }
+
+    /// Two people at the board, or one against the computer at the strength chosen.
+    fn chosen_seats(ui: &AppWindow) -> (Vec<String>, Vec<Option<Strength>>) {
+        super::new_game::two_seats_at(ui, super::new_game::chosen_strength(ui))
+    }
+
+    /// Normal and hard think on a thread of their own.
+    fn computer_search(
+        view: &SeaLandAirView,
+        seat: Seat,
+        options: &SeaLandAirOptions,
+        strength: Strength,
+    ) -> Option<session::Search<SeaLandAirMove>> {
+        session::search_at_strength::<SeaLandAir>(view, seat, options, strength)
     }
 
     /// Open mode has nothing left to hide once both have deployed.

@@ -132,6 +132,30 @@ pub(crate) trait GameScreen:
 /// A search for a move on a thread of its own: it stops early when its flag is set.
 pub(crate) type Search<M> = Box<dyn FnOnce(Arc<AtomicBool>) -> Option<M> + Send>;
 
+/// The computer's move on a thread of its own at normal and hard, which search over boards
+/// drawn from the seat's view for a fraction of a second (Junqi, Sea-land-air); `None` at easy,
+/// and at the strengths stored before there were three, which answer at once.
+pub(crate) fn search_at_strength<G>(
+    view: &G::View,
+    seat: Seat,
+    options: &G::Options,
+    strength: Strength,
+) -> Option<Search<G::Move>>
+where
+    G: qiguan_core::Computer,
+    G::View: Clone + Send + 'static,
+    G::Options: Clone + Send + 'static,
+    G::Move: Send + 'static,
+{
+    if !matches!(strength, Strength::Normal | Strength::Hard) {
+        return None;
+    }
+    let (view, options, seed) = (view.clone(), options.clone(), crate::random::random_seed());
+    Some(Box::new(move |_stop| {
+        G::computer_move(&view, seat, &options, strength, seed)
+    }))
+}
+
 /// A search running for the session, for the game as it stood after `at` actions.
 #[derive(Debug)]
 pub(crate) struct Thinking {

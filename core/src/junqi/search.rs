@@ -147,7 +147,8 @@ impl Position for Full {
     }
 
     fn judge(&self, side: Side) -> i32 {
-        evaluate(&self.board, side, self.rules.battles) + threat(&self.board, side, self.rules) * 3 / 4
+        evaluate(&self.board, side, self.rules.battles)
+            + threat(&self.board, side, self.rules) * 3 / 4
     }
 }
 

@@ -10,10 +10,10 @@ use super::movegen::{Board, Move, Piece};
 use super::pieces::{Clash, Kind, melee, remote};
 use super::search;
 use super::state::{SeaLandAirMove, SeaLandAirOptions, side_of};
-use crate::Strength;
-use crate::pimc::Effort;
 use super::view::SeaLandAirView;
+use crate::Strength;
 use crate::junqi::Side;
+use crate::pimc::Effort;
 use crate::seat::Seat;
 
 /// Chooses an action for `seat` from its view; `seed` varies its choices (the authority

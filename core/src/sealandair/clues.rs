@@ -2,7 +2,8 @@
 //! deployed (ships at sea, aircraft at the airports, the flag in the city), every layer it has
 //! stood on since (only a missile leaves land for the flight lines, only a battleship or a
 //! cruiser comes ashore), whether it has moved (so it is neither a landmine nor the flag),
-//! whether it went by railway (artillery, anti-aircraft guns and missiles go by road only), and
+//! whether it went by railway (artillery and anti-aircraft guns go by road only, missiles by
+//! road or one point along a flight line), and
 //! its battles: a battle shows both pieces unless the game is in referee mode, where only its
 //! result is told, and the kinds that would have given that result against the viewer's own
 //! piece are what is left.
@@ -99,7 +100,12 @@ impl Trace {
                 .links(from.index())
                 .iter()
                 .any(|l| l.to == to.index() && !l.rail);
-            self.rail |= !by_road;
+            // A missile steps one point along a flight line, which may join two land points.
+            let by_flight = map().lines_through(from).any(|line| {
+                line.windows(2)
+                    .any(|w| (w[0] == from && w[1] == to) || (w[0] == to && w[1] == from))
+            });
+            self.rail |= !by_road && !by_flight;
         }
     }
 
@@ -177,9 +183,14 @@ mod tests {
         });
         assert_eq!(
             t.could_be(),
-            [Kind::Commander, Kind::ArmyGroup, Kind::Division, Kind::Brigade]
-                .into_iter()
-                .collect()
+            [
+                Kind::Commander,
+                Kind::ArmyGroup,
+                Kind::Division,
+                Kind::Brigade
+            ]
+            .into_iter()
+            .collect()
         );
         // Fired on by our artillery, nothing happened: a top commander, a landmine or the flag.
         let mut shot = Trace::new(at("b0"));

@@ -96,9 +96,7 @@ impl Belief {
                 Some(k) => take(*k, &mut pool)?,
                 None => unknown.push(Unknown {
                     at: None,
-                    could_be: clues
-                        .and_then(|c| c.get(i).copied())
-                        .unwrap_or(Kinds::ALL),
+                    could_be: clues.and_then(|c| c.get(i).copied()).unwrap_or(Kinds::ALL),
                 }),
             }
         }
@@ -255,8 +253,11 @@ pub fn choose(
 ) -> Option<Move> {
     let belief = Belief::of(view, side)?;
     let roots = belief.board.moves(side);
-    let attacked_last =
-        [0, 1].map(|i| view.attacked_last[i].as_deref().and_then(|p| p.parse().ok()));
+    let attacked_last = [0, 1].map(|i| {
+        view.attacked_last[i]
+            .as_deref()
+            .and_then(|p| p.parse().ok())
+    });
     let quiet = Quiet {
         plies: view.quiet_plies,
         limit: quiet_limit,
@@ -456,8 +457,8 @@ mod tests {
 
     #[test]
     fn a_search_plays_a_legal_move_and_the_same_one_for_the_same_seed() {
-        let mut game: Match<SeaLandAir> = Match::new(&SeaLandAirOptions::default(), None)
-            .unwrap_or_else(|e| panic!("{e:?}"));
+        let mut game: Match<SeaLandAir> =
+            Match::new(&SeaLandAirOptions::default(), None).unwrap_or_else(|e| panic!("{e:?}"));
         for (seat, side) in [(Seat::FIRST, Side::South), (Seat::SECOND, Side::North)] {
             let text = Deployment::sensible(side, 3).to_text();
             game.apply_text(Actor::Seat(seat), &format!("deploy:{text}"))

@@ -3,9 +3,9 @@
 
 use super::board::Point;
 use super::clues::{Fought, Trace};
-use super::pieces::Kinds;
 use super::deployment::Deployment;
 use super::movegen::{Board, Move, Piece, Played};
+use super::pieces::Kinds;
 use super::pieces::{Clash, Kind};
 use super::view::{SeaLandAirEvent, SeaLandAirView, SeenPiece};
 use crate::game::{
@@ -195,10 +195,9 @@ impl SeaLandAir {
     /// clues (see [`super::clues`]). Spectators get none.
     pub(crate) fn could_be(&self, viewer: Viewer, piece: Piece) -> Option<Kinds> {
         match viewer {
-            Viewer::Seat(s) if s.index() < 2 && !self.knows(viewer, piece) => self
-                .traces
-                .get(usize::from(piece.id))
-                .map(Trace::could_be),
+            Viewer::Seat(s) if s.index() < 2 && !self.knows(viewer, piece) => {
+                self.traces.get(usize::from(piece.id)).map(Trace::could_be)
+            }
             _ => None,
         }
     }
