@@ -207,9 +207,15 @@ fn play_one<G: Rules + Computer>(
         Some(_) => 0.0,
         None => 0.5,
     };
-    let how = game
-        .outcome()
-        .map_or_else(|| "unfinished".to_owned(), |o| format!("{:?}", o.reason));
+    let result = match score {
+        1.0 => "won",
+        0.0 => "lost",
+        _ => "drew",
+    };
+    let how = game.outcome().map_or_else(
+        || "unfinished".to_owned(),
+        |o| format!("{result}: {:?}", o.reason),
+    );
     Ok(Played {
         score,
         how,
@@ -306,7 +312,7 @@ fn summary(s: &Settings, results: &[Played]) {
     for r in results {
         *ends.entry(r.how.as_str()).or_default() += 1;
     }
-    println!("ended by: {ends:?}");
+    println!("{} ended: {ends:?}", s.a);
     for (i, name) in [s.a, s.b].iter().enumerate() {
         let all: Vec<Duration> = results.iter().flat_map(|r| r.times[i].clone()).collect();
         let total: Duration = all.iter().sum();
