@@ -103,7 +103,7 @@ fn play(options: &SeaLandAirOptions, seed: u64) -> usize {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        let mv = if !attacks.is_empty() && state % 3 != 0 {
+        let mv = if !attacks.is_empty() && !state.is_multiple_of(3) {
             attacks[(state / 3) as usize % attacks.len()].clone()
         } else {
             moves[(state / 3) as usize % moves.len()].clone()

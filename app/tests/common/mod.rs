@@ -411,7 +411,7 @@ pub fn sla_drive(app: &App, dir: &Path, limit: usize, mut stop: impl FnMut(&App)
     let gs = app.window().global::<GameSession>();
     for n in 0..limit {
         // A computer at normal or hard answers from a thread of its own.
-        until(app, std::time::Duration::from_secs(60), || {
+        until(app, Duration::from_secs(60), || {
             app.thinking_in_flight() == 0
         });
         if gs.get_phase() == GamePhase::Handover {
