@@ -450,6 +450,12 @@ pub fn sealandair_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     ng.set_red_name("Ann".into());
     ng.set_black_name("Bo".into());
     visit(app, "sealandair-new-game");
+    // Against the computer: its three strengths.
+    ng.set_opponent(1);
+    ng.set_strength(2);
+    visit(app, "sealandair-new-game-computer");
+    ng.set_opponent(0);
+    ng.set_strength(1);
     ng.invoke_start();
     visit(app, "sealandair-handover");
     gs.invoke_handover_done();
