@@ -232,3 +232,123 @@ async fn play_to_the_end(options: SeaLandAirOptions) {
         );
     }
 }
+
+/// Against the server's hard computer, in referee mode, to the end (or 120 moves and a
+/// resignation): the computer's deployment, made from its own seat's view, is in no answer
+/// before the game is over; and once the record is public, every answer the person had is
+/// checked against a replay of it: each view was exactly the person's view of the game then,
+/// never more (the rules' views are leak-tested in core).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_computer_seat_keeps_its_secrets_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&dir.path().join("server.sqlite"), "127.0.0.1:0");
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let client = reqwest::Client::new();
+    let base = server.url.clone();
+    let send = |req: reqwest::RequestBuilder| async move {
+        let resp = req.send().await.unwrap();
+        let status = resp.status().as_u16();
+        (status, resp.text().await.unwrap())
+    };
+    let options = SeaLandAirOptions {
+        referee: true,
+        ..SeaLandAirOptions::default()
+    };
+    let (status, body) = send(client.post(format!("{base}/api/games")).json(&json!({
+        "game": "sea-land-air", "days_per_move": 3, "options": options,
+        "bots": [{"seat": 1, "strength": "hard"}]
+    })))
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let created: Value = serde_json::from_str(&body).unwrap();
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let token = created["token"].as_str().unwrap().to_owned();
+    let act = |body: Value| {
+        send(
+            client
+                .post(format!("{base}/api/games/{id}/actions"))
+                .bearer_auth(&token)
+                .json(&body),
+        )
+    };
+    let mine = Deployment::sensible(Side::South, 31).to_text();
+    let (status, body) = act(json!({"expected_version": 1, "client_action_id": "d",
+                                     "action": format!("deploy:{mine}")}))
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let mut bodies = vec![body];
+    for ply in 0..120u64 {
+        let view: Value = serde_json::from_str(bodies.last().unwrap()).unwrap();
+        if view["to_act"]["kind"] == "over" {
+            break;
+        }
+        let game: qiguan_core::sealandair::SeaLandAirView =
+            serde_json::from_value(view["view"]["game"].clone()).unwrap();
+        let mv = bot::choose(&game, Seat::FIRST, ply).unwrap().to_string();
+        let (status, body) = act(json!({"expected_version": view["version"],
+                                         "client_action_id": format!("m{ply}"), "action": mv}))
+        .await;
+        assert_eq!(status, 200, "{mv}: {body}");
+        bodies.push(body);
+    }
+    let view: Value = serde_json::from_str(bodies.last().unwrap()).unwrap();
+    if view["to_act"]["kind"] != "over" {
+        let (status, body) = act(json!({"expected_version": view["version"],
+                                         "client_action_id": "r", "action": "resign"}))
+        .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let (_, body) = send(
+        client
+            .get(format!("{base}/api/games/{id}"))
+            .bearer_auth(&token),
+    )
+    .await;
+    let over: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(over["to_act"]["kind"], "over", "{body}");
+    let actions = over["actions"].as_array().unwrap();
+    let theirs = actions
+        .iter()
+        .find(|a| a["by"] == json!({"seat": 1}))
+        .and_then(|a| a["action"].as_str())
+        .and_then(|t| t.strip_prefix("deploy:"))
+        .expect("the computer's deployment in the record")
+        .to_owned();
+    assert_ne!(theirs, mine);
+    // The person's view after each number of actions, from a replay of the record.
+    let mut replica: Match<SeaLandAir> = Match::new(&options, None).unwrap();
+    let mut views =
+        vec![serde_json::to_value(replica.view(Viewer::Seat(Seat::FIRST)).game).unwrap()];
+    for a in actions {
+        let actor = match a["by"]["seat"].as_u64() {
+            Some(s) => Actor::Seat(Seat::new(s as u8).unwrap()),
+            None => Actor::Authority,
+        };
+        replica
+            .apply_text(actor, a["action"].as_str().unwrap())
+            .unwrap();
+        views.push(serde_json::to_value(replica.view(Viewer::Seat(Seat::FIRST)).game).unwrap());
+    }
+    let mut checked = 0;
+    for body in &bodies {
+        let v: Value = serde_json::from_str(body).unwrap();
+        if v["to_act"]["kind"] == "over" {
+            continue;
+        }
+        assert!(
+            !body.contains(&theirs),
+            "the computer's deployment leaked: {body}"
+        );
+        assert!(
+            v.get("actions").is_none_or(Value::is_null),
+            "the record stays with the server"
+        );
+        let version = v["version"].as_u64().unwrap() as usize;
+        assert_eq!(
+            v["view"]["game"], views[version],
+            "the answer at version {version}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 10, "{checked} answers checked");
+}
