@@ -142,3 +142,23 @@ impl BoardGraph {
         out
     }
 }
+
+/// The fewest steps between every two of `points` points, where `next(p)` lists the points
+/// one step from `p` (`u8::MAX`: out of reach). Row `a`, column `b`: from `a` to `b`.
+pub fn step_counts(points: usize, next: impl Fn(usize) -> Vec<usize>) -> Vec<Vec<u8>> {
+    let mut table = vec![vec![u8::MAX; points]; points];
+    for (from, row) in table.iter_mut().enumerate() {
+        row[from] = 0;
+        let mut queue = std::collections::VecDeque::from([from]);
+        while let Some(p) = queue.pop_front() {
+            let d = row[p];
+            for q in next(p) {
+                if row[q] == u8::MAX {
+                    row[q] = d.saturating_add(1);
+                    queue.push_back(q);
+                }
+            }
+        }
+    }
+    table
+}

@@ -263,30 +263,18 @@ fn worth(rank: Rank) -> i32 {
 fn distance(a: Point, b: Point) -> u32 {
     let table = DISTANCES.get_or_init(|| {
         let g = graph();
-        let mut table = vec![[u8::MAX; POINTS]; POINTS];
-        for (from, row) in table.iter_mut().enumerate() {
-            row[from] = 0;
-            let mut queue = std::collections::VecDeque::from([from]);
-            while let Some(p) = queue.pop_front() {
-                let d = row[p];
-                let mut next: Vec<usize> = g.links(p).iter().map(|l| l.to).collect();
-                if g.on_rail(p) {
-                    next.extend(g.rail_slides(p, |_| false));
-                }
-                for q in next {
-                    if row[q] == u8::MAX {
-                        row[q] = d + 1;
-                        queue.push_back(q);
-                    }
-                }
+        crate::graph::step_counts(POINTS, |p| {
+            let mut next: Vec<usize> = g.links(p).iter().map(|l| l.to).collect();
+            if g.on_rail(p) {
+                next.extend(g.rail_slides(p, |_| false));
             }
-        }
-        table
+            next
+        })
     });
     u32::from(table[a.index()][b.index()])
 }
 
-static DISTANCES: OnceLock<Vec<[u8; POINTS]>> = OnceLock::new();
+static DISTANCES: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
 
 /// The value of a board that shows every piece, for `side`: material (an engineer is worth
 /// more once few are left and the other side still has landmines), the danger to each flag

@@ -287,36 +287,24 @@ fn worth(kind: Kind) -> i32 {
 fn distance(a: Point, b: Point) -> u32 {
     let table = DISTANCES.get_or_init(|| {
         let m = map();
-        let mut table = vec![[u8::MAX; POINTS]; POINTS];
-        for (from, row) in table.iter_mut().enumerate() {
-            row[from] = 0;
-            let mut queue = std::collections::VecDeque::from([from]);
-            while let Some(p) = queue.pop_front() {
-                let d = row[p];
-                let mut next: Vec<usize> = m.land.links(p).iter().map(|l| l.to).collect();
-                next.extend(m.sea.links(p).iter().map(|l| l.to));
-                next.extend(m.land.rail_slides(p, |_| false));
-                for &(port, land) in &m.landings {
-                    if port.index() == p {
-                        next.push(land.index());
-                    } else if land.index() == p {
-                        next.push(port.index());
-                    }
-                }
-                for q in next {
-                    if row[q] == u8::MAX {
-                        row[q] = d + 1;
-                        queue.push_back(q);
-                    }
+        crate::graph::step_counts(POINTS, |p| {
+            let mut next: Vec<usize> = m.land.links(p).iter().map(|l| l.to).collect();
+            next.extend(m.sea.links(p).iter().map(|l| l.to));
+            next.extend(m.land.rail_slides(p, |_| false));
+            for &(port, land) in &m.landings {
+                if port.index() == p {
+                    next.push(land.index());
+                } else if land.index() == p {
+                    next.push(port.index());
                 }
             }
-        }
-        table
+            next
+        })
     });
     u32::from(table[a.index()][b.index()])
 }
 
-static DISTANCES: OnceLock<Vec<[u8; POINTS]>> = OnceLock::new();
+static DISTANCES: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
 
 /// Whether a piece of this kind can take a flag (walk onto it).
 fn takes_flags(kind: Kind) -> bool {
