@@ -132,6 +132,15 @@ impl<'de, K: Member> Deserialize<'de> for Set<K> {
     }
 }
 
+/// An opposing piece whose kind a seat does not know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unknown<P, K: Member> {
+    /// Where it stands; `None` for a fallen piece.
+    pub at: Option<P>,
+    /// The kinds it can be.
+    pub could_be: Set<K>,
+}
+
 /// Whether the kinds in `pool` (how many of each, in [`Member::ALL`]'s order) can be given out
 /// so that every piece gets one its set allows: a bipartite matching of pieces to the pool's
 /// places, by augmenting paths.

@@ -16,13 +16,7 @@ use crate::rng::Rng;
 use std::sync::OnceLock;
 
 /// An opposing piece whose kind the seat does not know.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Unknown {
-    /// Where it stands; `None` for a fallen piece.
-    pub at: Option<Point>,
-    /// The kinds it can be.
-    pub could_be: Ranks,
-}
+pub type Unknown = crate::kinds::Unknown<Point, Rank>;
 
 /// A seat's belief about the opposing side.
 #[derive(Clone, Debug)]

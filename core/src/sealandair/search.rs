@@ -33,13 +33,7 @@ pub const HARD: Effort = Effort {
 };
 
 /// An opposing piece whose kind the seat does not know.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Unknown {
-    /// Where it stands; `None` for a fallen piece.
-    pub at: Option<Point>,
-    /// The kinds it can be.
-    pub could_be: Kinds,
-}
+pub type Unknown = crate::kinds::Unknown<Point, Kind>;
 
 /// A seat's belief about the opposing side.
 #[derive(Clone, Debug)]
