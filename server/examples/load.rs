@@ -2,11 +2,14 @@
 //! once durable. Prints acknowledged moves per second and p50 / p99 latency.
 //!
 //! ```sh
-//! cargo run --release -p qiguan-server --example load -- [--games N] [--seconds S] [--url URL]
+//! cargo run --release -p qiguan-server --example load -- [--games N] [--seconds S]
+//!     [--url URL[,URL…]] [--db FILE|postgres://…]
 //! ```
 //!
-//! Without `--url` it starts the server in this process on 127.0.0.1 with a fresh database in
-//! a temporary directory (rate limits off), so client and server share the machine's cores.
+//! Without `--url` it starts the server in this process on 127.0.0.1 (rate limits off) over
+//! `--db`, by default a fresh SQLite file in a temporary directory, so client and server share
+//! the machine's cores. Several `--url`s spread the games over several servers (one database
+//! behind them), each game's two players on different servers.
 
 use qiguan_core::xiangqi::{Xiangqi, XiangqiOptions, seat_of};
 use qiguan_core::{Action, Actor, Match};
@@ -17,6 +20,7 @@ struct Args {
     games: usize,
     seconds: u64,
     url: Option<String>,
+    db: Option<String>,
 }
 
 fn args() -> Args {
@@ -24,6 +28,7 @@ fn args() -> Args {
         games: 64,
         seconds: 10,
         url: None,
+        db: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -32,15 +37,17 @@ fn args() -> Args {
             "--games" => a.games = v.parse().unwrap_or(a.games),
             "--seconds" => a.seconds = v.parse().unwrap_or(a.seconds),
             "--url" => a.url = Some(v),
+            "--db" => a.db = Some(v),
             other => eprintln!("ignoring {other}"),
         }
     }
     a
 }
 
-async fn new_game(client: &reqwest::Client, base: &str) -> (String, [String; 2]) {
+/// Creates a game on one server and joins it on the next.
+async fn new_game(client: &reqwest::Client, bases: &[String; 2]) -> (String, [String; 2]) {
     let created: Value = client
-        .post(format!("{base}/api/games"))
+        .post(format!("{}/api/games", bases[0]))
         .json(&json!({"game": "xiangqi", "days_per_move": 3}))
         .send()
         .await
@@ -49,7 +56,7 @@ async fn new_game(client: &reqwest::Client, base: &str) -> (String, [String; 2])
         .await
         .expect("created");
     let joined: Value = client
-        .post(format!("{base}/api/join"))
+        .post(format!("{}/api/join", bases[1]))
         .json(&json!({"invite_code": created["invite_code"]}))
         .send()
         .await
@@ -65,11 +72,17 @@ async fn new_game(client: &reqwest::Client, base: &str) -> (String, [String; 2])
 }
 
 /// Plays random legal moves in fresh games until `until`; returns each move's latency.
-async fn player(client: reqwest::Client, base: String, seed: u64, until: Instant) -> Vec<Duration> {
+/// Red's moves go to `bases[0]`, Black's to `bases[1]`.
+async fn player(
+    client: reqwest::Client,
+    bases: [String; 2],
+    seed: u64,
+    until: Instant,
+) -> Vec<Duration> {
     let mut latencies = Vec::new();
     let mut rng = seed | 1;
     'games: while Instant::now() < until {
-        let (id, tokens) = new_game(&client, &base).await;
+        let (id, tokens) = new_game(&client, &bases).await;
         let mut game: Match<Xiangqi> = Match::new(&XiangqiOptions::default(), None).expect("start");
         while Instant::now() < until {
             let pos = game.game().position().clone();
@@ -89,7 +102,7 @@ async fn player(client: reqwest::Client, base: String, seed: u64, until: Instant
             });
             let sent = Instant::now();
             let resp = client
-                .post(format!("{base}/api/games/{id}/actions"))
+                .post(format!("{}/api/games/{id}/actions", bases[seat.index()]))
                 .bearer_auth(&tokens[seat.index()])
                 .json(&body)
                 .send()
@@ -117,18 +130,26 @@ fn main() {
         .build()
         .expect("a runtime");
     let _dir;
-    let base = match &a.url {
-        Some(url) => url.trim_end_matches('/').to_owned(),
+    let bases: Vec<String> = match &a.url {
+        Some(urls) => urls
+            .split(',')
+            .map(|u| u.trim_end_matches('/').to_owned())
+            .collect(),
         None => {
             let dir = tempfile::tempdir().expect("a temporary directory");
             let config = qiguan_server::Config {
                 listen: "127.0.0.1:0".parse().expect("an address"),
-                db: dir.path().join("load.sqlite"),
+                db: a
+                    .db
+                    .clone()
+                    .unwrap_or_else(|| dir.path().join("load.sqlite").display().to_string()),
                 ip_rate: 0.0,
                 token_rate: 0.0,
+                ..qiguan_server::Config::default()
             };
             _dir = dir;
-            let state = qiguan_server::open(&config, qiguan_server::system_clock())
+            let state = runtime
+                .block_on(qiguan_server::open(&config, qiguan_server::system_clock()))
                 .expect("the server opens");
             let listener = runtime
                 .block_on(tokio::net::TcpListener::bind(config.listen))
@@ -139,7 +160,7 @@ fn main() {
                     .into_make_service_with_connect_info::<std::net::SocketAddr>();
                 let _ = axum::serve(listener, app).await;
             });
-            format!("http://{addr}")
+            vec![format!("http://{addr}")]
         }
     };
     // reqwest is built for the app's HTTPS with no crypto provider of its own.
@@ -152,9 +173,13 @@ fn main() {
     let until = started + Duration::from_secs(a.seconds);
     let tasks: Vec<_> = (0..a.games)
         .map(|i| {
+            let pair = [
+                bases[i % bases.len()].clone(),
+                bases[(i + 1) % bases.len()].clone(),
+            ];
             runtime.spawn(player(
                 client.clone(),
-                base.clone(),
+                pair,
                 0x9e37_79b9 + i as u64 * 7919,
                 until,
             ))

@@ -110,7 +110,7 @@ async fn read(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (gid, seat) = s.games.authorize(bearer(&headers), Some(&id))?;
+    let (gid, seat) = s.games.authorize(bearer(&headers), Some(&id)).await?;
     Ok(Json(s.games.view(&gid, seat).await?).into_response())
 }
 
@@ -120,7 +120,7 @@ async fn act(
     headers: HeaderMap,
     Body(req): Body<SubmitAction>,
 ) -> Result<Response, ApiError> {
-    let (gid, seat) = s.games.authorize(bearer(&headers), Some(&id))?;
+    let (gid, seat) = s.games.authorize(bearer(&headers), Some(&id)).await?;
     Ok(Json(s.games.act(&gid, seat, req).await?).into_response())
 }
 
@@ -130,7 +130,7 @@ async fn say(
     headers: HeaderMap,
     Body(req): Body<SubmitPhrase>,
 ) -> Result<Response, ApiError> {
-    let (gid, seat) = s.games.authorize(bearer(&headers), Some(&id))?;
+    let (gid, seat) = s.games.authorize(bearer(&headers), Some(&id)).await?;
     Ok(Json(s.games.say(&gid, seat, req).await?).into_response())
 }
 
@@ -150,7 +150,7 @@ async fn wait(
     query: Result<Query<WaitQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(q) = query.map_err(|e| ApiError::bad_request("bad-query", &e.body_text()))?;
-    let (gid, seat) = s.games.authorize(bearer(&headers), Some(&id))?;
+    let (gid, seat) = s.games.authorize(bearer(&headers), Some(&id)).await?;
     let timeout = Duration::from_secs(q.timeout.unwrap_or(30).min(30));
     Ok(Json(s.games.wait(&gid, seat, q.after, q.said, timeout).await?).into_response())
 }

@@ -1,14 +1,20 @@
-//! The games the server referees: held in memory, written through the group-committing writer
-//! before any change is visible or acknowledged. Every rule question goes to core.
+//! The games the server referees. The store holds them; this process keeps the ones being
+//! played in a bounded cache (least recently used out first), loading a game from the store
+//! when a request needs it. Every change is committed to the store before it is visible or
+//! acknowledged, guarded so that a copy that has fallen behind (another server process moved
+//! first) is reloaded and the request judged again. Every rule question goes to core.
 
 use crate::auth::{self, Hash};
 use crate::error::ApiError;
-use crate::store::{StoredGame, StoredInvite, Write, Writer};
+use crate::store::{Change, Store, StoreError, StoredGame, Write};
+use lru::LruCache;
 use qiguan_core::Strength;
 use qiguan_core::{Actor, AnyMatch, GameKind, Record, RecordEntry, Seat, ToAct, Viewer};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, RwLock};
+use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::watch;
 
@@ -41,7 +47,8 @@ struct GameState {
     bots: Vec<Option<Strength>>,
     days_per_move: i64,
     deadline: Option<i64>,
-    client_ids: HashMap<String, usize>,
+    /// The actions seats submitted, by seat and the client's id: the ply and the text sent.
+    client_ids: HashMap<(u8, String), (usize, String)>,
     /// The phrases the seats have sent, in order (`seq` is the index plus one).
     said: Vec<Said>,
     /// Each sent phrase's `seq` by its seat and the sender's id for it.
@@ -66,30 +73,68 @@ pub const SAID_IN_VIEW: usize = 20;
 /// The most phrases one seat may send in one game.
 pub const SAID_PER_SEAT: usize = 100;
 
+/// A cached game. Its lock serializes this process's requests on the game.
 struct Slot {
-    state: tokio::sync::Mutex<GameState>,
-    version: watch::Sender<usize>,
+    state: Arc<tokio::sync::Mutex<GameState>>,
 }
 
-#[derive(Clone, Copy)]
-struct Invite {
-    seat: u8,
-    used: bool,
+/// How many games and tokens a process keeps in memory.
+#[derive(Clone, Copy, Debug)]
+pub struct CacheSize {
+    /// Games (each holds its whole record and current position).
+    pub games: usize,
+    /// Seat tokens' games and seats.
+    pub tokens: usize,
 }
 
-/// All games, tokens and invites.
+impl Default for CacheSize {
+    fn default() -> Self {
+        CacheSize {
+            games: 4096,
+            tokens: 65_536,
+        }
+    }
+}
+
+/// The games, through a bounded cache over the store.
 pub struct Games {
-    games: RwLock<HashMap<String, Arc<Slot>>>,
-    tokens: RwLock<HashMap<Hash, (String, u8)>>,
-    invites: Mutex<HashMap<Hash, (String, Invite)>>,
-    writer: Writer,
+    store: Arc<dyn Store>,
+    games: Mutex<LruCache<String, Arc<Slot>>>,
+    tokens: Mutex<LruCache<Hash, (String, u8)>>,
+    /// Long polls waiting on a game, by game: told of every change, ours or another process's.
+    watchers: Mutex<HashMap<String, watch::Sender<()>>>,
+    /// Counts other processes' changes: a game read from the store while one arrived is used
+    /// but not cached (it may predate the change).
+    heard: AtomicU64,
     clock: Clock,
 }
 
 impl std::fmt::Debug for Games {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let n = self.games.read().map_or(0, |g| g.len());
-        write!(f, "Games({n})")
+        let n = self.games.lock().map_or(0, |g| g.len());
+        write!(f, "Games({n} cached, {:?})", self.store)
+    }
+}
+
+/// How often a request is judged again after its game changed under it.
+const ATTEMPTS: usize = 4;
+
+fn busy() -> ApiError {
+    ApiError::conflict("busy", "the game is changing too fast; try again", None)
+}
+
+/// What an attempt at a request came to.
+enum Attempt<T> {
+    Done(Result<T, ApiError>),
+    /// The game changed since this copy was read: read it again.
+    Again,
+}
+
+fn commit_result(r: Result<(), StoreError>) -> Result<(), Option<ApiError>> {
+    match r {
+        Ok(()) => Ok(()),
+        Err(StoreError::Conflict(_)) => Err(None),
+        Err(StoreError::Failed(e)) => Err(Some(ApiError::storage(e))),
     }
 }
 
@@ -219,6 +264,15 @@ impl GameState {
         filled(&self.seats, &self.bots)
     }
 
+    /// The guard for a write judged on this copy: its actions and the seats people took.
+    fn guard(&self) -> Write {
+        Write::Guard {
+            game_id: self.id.clone(),
+            actions: self.game.version(),
+            seats: self.seats.iter().flatten().count(),
+        }
+    }
+
     fn seat_view(&self, seat: u8) -> SeatView {
         let viewer = Seat::new(seat).map_or(Viewer::Spectator, Viewer::Seat);
         let to_act = self.game.to_act();
@@ -256,117 +310,213 @@ impl GameState {
     }
 }
 
-impl Games {
-    /// Builds the registry from what the store holds.
-    pub fn load(
-        stored: Vec<StoredGame>,
-        invites: Vec<StoredInvite>,
-        writer: Writer,
-        clock: Clock,
-    ) -> Result<Games, String> {
-        let mut games = HashMap::new();
-        let mut tokens = HashMap::new();
-        for g in stored {
-            let kind: GameKind = serde_json::from_value(serde_json::Value::String(g.kind.clone()))
-                .map_err(|_| format!("game {}: unknown game {:?}", g.id, g.kind))?;
-            let mut client_ids = HashMap::new();
-            let mut actions = Vec::new();
-            for (ply, (actor, action, client_id, _at)) in g.actions.into_iter().enumerate() {
-                let by: Actor = actor.parse().map_err(|e| format!("game {}: {e}", g.id))?;
-                if let Some(id) = client_id {
-                    client_ids.insert(id, ply);
-                }
-                actions.push(RecordEntry { by, action });
-            }
-            let record = Record {
-                format: qiguan_core::RECORD_FORMAT,
-                game: kind,
-                options: serde_json::from_str(&g.options).map_err(|e| e.to_string())?,
-                setup: serde_json::from_str(&g.setup).map_err(|e| e.to_string())?,
-                actions,
-            };
-            let game = AnyMatch::from_record(&record).map_err(|e| format!("game {}: {e}", g.id))?;
-            let mut seats = vec![None; game.seat_count()];
-            let mut names = vec![String::new(); seats.len()];
-            for (seat, hash, name) in g.seats {
-                if let Some(slot) = seats.get_mut(seat as usize) {
-                    *slot = Some(hash);
-                    names[seat as usize] = name;
-                    tokens.insert(hash, (g.id.clone(), seat));
-                }
-            }
-            let mut bots = vec![None; seats.len()];
-            for (seat, strength) in g.bots {
-                let strength = serde_json::from_value(serde_json::Value::String(strength))
-                    .map_err(|e| format!("game {}: bot in seat {seat}: {e}", g.id))?;
-                if let Some(slot) = bots.get_mut(seat as usize) {
-                    *slot = Some(strength);
-                }
-            }
-            let mut said = Vec::new();
-            let mut said_ids = HashMap::new();
-            for (seat, phrase, client_id, at) in g.phrases {
-                let seq = said.len() + 1;
-                said_ids.insert((seat, client_id), seq);
-                said.push(Said {
-                    seq,
-                    seat,
-                    phrase,
-                    at,
-                });
-            }
-            let version = game.version();
-            let start = game.record();
-            let state = GameState {
-                id: g.id.clone(),
-                game,
-                options: start.options,
-                setup: start.setup,
-                seats,
-                names,
-                bots,
-                days_per_move: g.days_per_move,
-                deadline: g.deadline,
-                client_ids,
-                said,
-                said_ids,
-            };
-            let slot = Slot {
-                state: tokio::sync::Mutex::new(state),
-                version: watch::channel(version).0,
-            };
-            games.insert(g.id, Arc::new(slot));
+/// Rebuilds a game's state from what the store holds.
+fn rebuild(g: StoredGame) -> Result<GameState, String> {
+    let kind: GameKind = serde_json::from_value(serde_json::Value::String(g.kind.clone()))
+        .map_err(|_| format!("game {}: unknown game {:?}", g.id, g.kind))?;
+    let mut client_ids = HashMap::new();
+    let mut actions = Vec::new();
+    for (ply, a) in g.actions.into_iter().enumerate() {
+        let by: Actor = a.actor.parse().map_err(|e| format!("game {}: {e}", g.id))?;
+        if let (Some(id), Actor::Seat(seat)) = (a.client_action_id, by) {
+            let sent = a.sent.unwrap_or_else(|| a.action.clone());
+            client_ids.insert((seat.index() as u8, id), (ply, sent));
         }
-        let invites = invites
-            .into_iter()
-            .map(|i| {
-                let invite = Invite {
-                    seat: i.seat,
-                    used: i.used,
-                };
-                (i.code_hash, (i.game_id, invite))
-            })
-            .collect();
-        Ok(Games {
-            games: RwLock::new(games),
-            tokens: RwLock::new(tokens),
-            invites: Mutex::new(invites),
-            writer,
+        actions.push(RecordEntry {
+            by,
+            action: a.action,
+        });
+    }
+    let record = Record {
+        format: qiguan_core::RECORD_FORMAT,
+        game: kind,
+        options: serde_json::from_str(&g.options).map_err(|e| e.to_string())?,
+        setup: serde_json::from_str(&g.setup).map_err(|e| e.to_string())?,
+        actions,
+    };
+    let game = AnyMatch::from_record(&record).map_err(|e| format!("game {}: {e}", g.id))?;
+    let mut seats = vec![None; game.seat_count()];
+    let mut names = vec![String::new(); seats.len()];
+    for (seat, hash, name) in g.seats {
+        if let Some(slot) = seats.get_mut(seat as usize) {
+            *slot = Some(hash);
+            names[seat as usize] = name;
+        }
+    }
+    let mut bots = vec![None; seats.len()];
+    for (seat, strength) in g.bots {
+        let strength = serde_json::from_value(serde_json::Value::String(strength))
+            .map_err(|e| format!("game {}: bot in seat {seat}: {e}", g.id))?;
+        if let Some(slot) = bots.get_mut(seat as usize) {
+            *slot = Some(strength);
+        }
+    }
+    let mut said = Vec::new();
+    let mut said_ids = HashMap::new();
+    for (seat, phrase, client_id, at) in g.phrases {
+        let seq = said.len() + 1;
+        said_ids.insert((seat, client_id), seq);
+        said.push(Said {
+            seq,
+            seat,
+            phrase,
+            at,
+        });
+    }
+    let start = game.record();
+    Ok(GameState {
+        id: g.id,
+        game,
+        options: start.options,
+        setup: start.setup,
+        seats,
+        names,
+        bots,
+        days_per_move: g.days_per_move,
+        deadline: g.deadline,
+        client_ids,
+        said,
+        said_ids,
+    })
+}
+
+impl Games {
+    /// The games in `store`, with a cache of `size`. When other processes share the store, a
+    /// task on the current runtime hears their changes.
+    pub fn new(store: Arc<dyn Store>, size: CacheSize, clock: Clock) -> Arc<Games> {
+        let one = NonZeroUsize::MIN;
+        let changes = store.changes();
+        let games = Arc::new(Games {
+            games: Mutex::new(LruCache::new(NonZeroUsize::new(size.games).unwrap_or(one))),
+            tokens: Mutex::new(LruCache::new(NonZeroUsize::new(size.tokens).unwrap_or(one))),
+            watchers: Mutex::default(),
+            heard: AtomicU64::new(0),
+            store,
             clock,
-        })
+        });
+        if let Some(mut changes) = changes {
+            let weak = Arc::downgrade(&games);
+            tokio::spawn(async move {
+                while let Some(change) = changes.recv().await {
+                    let Some(games) = weak.upgrade() else {
+                        return;
+                    };
+                    games.heard(change);
+                }
+            });
+        }
+        games
+    }
+
+    /// Another process changed a game (or changes went unheard): forget it and wake its polls.
+    fn heard(&self, change: Change) {
+        self.heard.fetch_add(1, Ordering::SeqCst);
+        match change {
+            Change::Game(id) => {
+                if let Ok(mut cache) = self.games.lock() {
+                    cache.pop(&id);
+                }
+                self.wake(&id);
+            }
+            Change::Lost => {
+                if let Ok(mut cache) = self.games.lock() {
+                    cache.clear();
+                }
+                if let Ok(watchers) = self.watchers.lock() {
+                    for tx in watchers.values() {
+                        tx.send_replace(());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Wakes the long polls on a game.
+    fn wake(&self, id: &str) {
+        if let Ok(watchers) = self.watchers.lock()
+            && let Some(tx) = watchers.get(id)
+        {
+            tx.send_replace(());
+        }
     }
 
     fn now(&self) -> i64 {
         (self.clock)()
     }
 
-    fn slot(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
-        self.games
-            .read()
-            .map_err(|_| ApiError::internal())?
-            .get(id)
-            .cloned()
-            .ok_or_else(|| ApiError::not_found("unknown-game", "no such game"))
+    /// How many games are cached now.
+    pub fn cached(&self) -> usize {
+        self.games.lock().map_or(0, |g| g.len())
+    }
+
+    /// The game, from the cache or else the store.
+    async fn slot(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
+        if let Some(slot) = self.games.lock().map_err(|_| ApiError::internal())?.get(id) {
+            return Ok(slot.clone());
+        }
+        let heard = self.heard.load(Ordering::SeqCst);
+        let stored = self
+            .store
+            .game(id)
+            .await
+            .map_err(|e| ApiError::storage(e.to_string()))?
+            .ok_or_else(|| ApiError::not_found("unknown-game", "no such game"))?;
+        let state = rebuild(stored).map_err(ApiError::storage)?;
+        let slot = Arc::new(Slot {
+            state: Arc::new(tokio::sync::Mutex::new(state)),
+        });
+        let mut cache = self.games.lock().map_err(|_| ApiError::internal())?;
+        if let Some(other) = cache.get(id) {
+            // Another request loaded it meanwhile: one copy.
+            return Ok(other.clone());
+        }
+        if self.heard.load(Ordering::SeqCst) == heard {
+            cache.put(id.to_owned(), slot.clone());
+        }
+        Ok(slot)
+    }
+
+    /// Drops a game's cached copy (it fell behind the store).
+    fn forget(&self, id: &str, slot: &Arc<Slot>) {
+        if let Ok(mut cache) = self.games.lock()
+            && cache.peek(id).is_some_and(|s| Arc::ptr_eq(s, slot))
+        {
+            cache.pop(id);
+        }
+    }
+
+    /// Locks the game's current copy for attempt `n` at a request; says whether a refusal on
+    /// the copy's word stands (a shared store's copy may lag behind another process's commit
+    /// by the time its notification takes, so a first refusal is checked on a fresh read).
+    async fn lock(
+        &self,
+        game_id: &str,
+        n: usize,
+    ) -> Result<(Arc<Slot>, tokio::sync::OwnedMutexGuard<GameState>, bool), ApiError> {
+        let slot = self.slot(game_id).await?;
+        let state = slot.state.clone().lock_owned().await;
+        Ok((slot, state, !self.store.shared() || n > 0))
+    }
+
+    /// Ends an attempt: a result to return, or `None` to try again on a fresh copy.
+    fn settle<T>(
+        &self,
+        game_id: &str,
+        slot: &Arc<Slot>,
+        attempt: Attempt<T>,
+    ) -> Option<Result<T, ApiError>> {
+        match attempt {
+            Attempt::Done(result) => {
+                if result.is_ok() {
+                    self.wake(game_id);
+                }
+                Some(result)
+            }
+            Attempt::Again => {
+                self.forget(game_id, slot);
+                None
+            }
+        }
     }
 
     /// Creates a game with the creator in `seat` and invites for the other seats.
@@ -390,9 +540,10 @@ impl Games {
         let bots = bot_seats(&req, count)?;
         let id = auth::new_game_id();
         let token = auth::new_token();
+        let token_hash = auth::hash(&token);
         let now = self.now();
         let mut seats = vec![None; count];
-        seats[req.seat as usize] = Some(auth::hash(&token));
+        seats[req.seat as usize] = Some(token_hash);
         // With every other seat the computer's, the game starts at once.
         let full = filled(&seats, &bots);
         if full {
@@ -409,13 +560,13 @@ impl Games {
             created_at: now,
         }];
         writes.extend(action_writes(&id, &game, 0, None, now));
-        writes.extend([Write::Seat {
+        writes.push(Write::Seat {
             game_id: id.clone(),
             seat: req.seat,
-            token_hash: auth::hash(&token),
+            token_hash,
             name: name.clone(),
             at: now,
-        }]);
+        });
         for (seat, strength) in bots.iter().enumerate() {
             if let Some(strength) = strength {
                 writes.push(Write::Bot {
@@ -441,9 +592,10 @@ impl Games {
             });
             invites.push(SeatInvite { seat, code });
         }
-        self.writer.write(writes).await.map_err(ApiError::storage)?;
-
-        let version = game.version();
+        self.store
+            .commit(writes)
+            .await
+            .map_err(|e| ApiError::storage(e.to_string()))?;
         let state = GameState {
             id: id.clone(),
             game,
@@ -463,29 +615,13 @@ impl Games {
             said_ids: HashMap::new(),
         };
         let slot = Arc::new(Slot {
-            state: tokio::sync::Mutex::new(state),
-            version: watch::channel(version).0,
+            state: Arc::new(tokio::sync::Mutex::new(state)),
         });
-        self.games
-            .write()
-            .map_err(|_| ApiError::internal())?
-            .insert(id.clone(), slot);
-        self.tokens
-            .write()
-            .map_err(|_| ApiError::internal())?
-            .insert(auth::hash(&token), (id.clone(), req.seat));
-        {
-            let mut map = self.invites.lock().map_err(|_| ApiError::internal())?;
-            for i in &invites {
-                let invite = Invite {
-                    seat: i.seat,
-                    used: false,
-                };
-                map.insert(
-                    auth::hash(&auth::normalize_code(&i.code)),
-                    (id.clone(), invite),
-                );
-            }
+        if let Ok(mut cache) = self.games.lock() {
+            cache.put(id.clone(), slot);
+        }
+        if let Ok(mut tokens) = self.tokens.lock() {
+            tokens.put(token_hash, (id.clone(), req.seat));
         }
         Ok(Created {
             game_id: id,
@@ -496,94 +632,41 @@ impl Games {
         })
     }
 
-    /// Takes the seat an invite code is for, once.
+    /// Takes the seat an invite code is for, once: of two joins with one code, on one process
+    /// or two, the store lets one through.
     pub async fn join(&self, code: &str, name: &str) -> Result<Joined, ApiError> {
         let name = player_name(name)?;
         let code_hash = auth::hash(&auth::normalize_code(code));
-        // Claim the invite before writing, so that two joins with one code cannot both win.
-        let (game_id, seat) = {
-            let mut map = self.invites.lock().map_err(|_| ApiError::internal())?;
-            match map.get_mut(&code_hash) {
-                None => return Err(ApiError::not_found("unknown-invite", "no such invite code")),
-                Some((_, invite)) if invite.used => {
-                    return Err(ApiError::gone("invite-used", "this invite has been used"));
-                }
-                Some((game_id, invite)) => {
-                    invite.used = true;
-                    (game_id.clone(), invite.seat)
-                }
+        let invite = self
+            .store
+            .invite(code_hash)
+            .await
+            .map_err(|e| ApiError::storage(e.to_string()))?
+            .ok_or_else(|| ApiError::not_found("unknown-invite", "no such invite code"))?;
+        let seat = invite.seat;
+        let used = || ApiError::gone("invite-used", "this invite has been used");
+        let mut joined = Err(used());
+        for n in 0..ATTEMPTS {
+            let (slot, mut state, _) = self.lock(&invite.game_id, n).await?;
+            let attempt = self
+                .join_once(&mut state, seat, invite.used, code_hash, &name)
+                .await;
+            drop(state);
+            if let Some(result) = self.settle(&invite.game_id, &slot, attempt) {
+                joined = result;
+                break;
             }
-        };
-        let result = self.take_seat(&game_id, seat, code_hash, name).await;
-        if result.is_err()
-            && let Ok(mut map) = self.invites.lock()
-            && let Some((_, invite)) = map.get_mut(&code_hash)
-        {
-            invite.used = false;
         }
-        result
-    }
-
-    async fn take_seat(
-        &self,
-        game_id: &str,
-        seat: u8,
-        code_hash: Hash,
-        name: String,
-    ) -> Result<Joined, ApiError> {
-        let slot = self.slot(game_id)?;
-        let mut state = slot.state.lock().await;
-        let token = auth::new_token();
-        let token_hash = auth::hash(&token);
-        let now = self.now();
-        let mut seats = state.seats.clone();
-        seats[seat as usize] = Some(token_hash);
-        let full = filled(&seats, &state.bots);
-        // The last person in starts the game: a computer player due first moves now.
-        let mut game = state.game.clone();
-        let before = game.version();
-        if full {
-            game = play_bots(game, &state.bots).await?;
+        // Every attempt finding the game moving leaves the invite to decide: taken.
+        let (token_hash, joined) = joined?;
+        if let Ok(mut tokens) = self.tokens.lock() {
+            tokens.put(token_hash, (joined.game_id.clone(), seat));
         }
-        let deadline =
-            (full && game.outcome().is_none()).then(|| now + state.days_per_move * DAY_MS);
-        let mut writes = vec![
-            Write::UseInvite { code_hash, at: now },
-            Write::Seat {
-                game_id: game_id.into(),
-                seat,
-                token_hash,
-                name: name.clone(),
-                at: now,
-            },
-        ];
-        writes.extend(action_writes(game_id, &game, before, None, now));
-        if full {
-            writes.push(Write::Deadline {
-                game_id: game_id.into(),
-                deadline,
-            });
-        }
-        self.writer.write(writes).await.map_err(ApiError::storage)?;
-        state.seats = seats;
-        state.names[seat as usize] = name;
-        state.game = game;
-        state.deadline = deadline;
-        self.tokens
-            .write()
-            .map_err(|_| ApiError::internal())?
-            .insert(token_hash, (game_id.into(), seat));
-        // Joining changes what the other seats see (the game starts).
-        slot.version.send_modify(|_| {});
-        Ok(Joined {
-            game_id: game_id.into(),
-            seat,
-            token,
-        })
+        Ok(joined)
     }
 
     /// Returns the game and seat a token holds, checking it is for `game_id` if given.
-    pub fn authorize(
+    pub async fn authorize(
         &self,
         token: Option<&str>,
         game_id: Option<&str>,
@@ -591,20 +674,29 @@ impl Games {
         let token = token.ok_or_else(|| {
             ApiError::unauthorized("missing-token", "send Authorization: Bearer <token>")
         })?;
+        let unknown = || ApiError::unauthorized("unknown-token", "this token is not valid");
         let hash = auth::hash(token);
-        let tokens = self.tokens.read().map_err(|_| ApiError::internal())?;
-        let Some((stored_hash, (gid, seat))) = tokens.get_key_value(&hash) else {
-            return Err(ApiError::unauthorized(
-                "unknown-token",
-                "this token is not valid",
-            ));
+        let cached = self
+            .tokens
+            .lock()
+            .map_err(|_| ApiError::internal())?
+            .get(&hash)
+            .cloned();
+        let (gid, seat) = match cached {
+            Some(found) => found,
+            None => {
+                let found = self
+                    .store
+                    .seat_of(hash)
+                    .await
+                    .map_err(|e| ApiError::storage(e.to_string()))?
+                    .ok_or_else(unknown)?;
+                if let Ok(mut tokens) = self.tokens.lock() {
+                    tokens.put(hash, found.clone());
+                }
+                found
+            }
         };
-        if !auth::same(stored_hash, &hash) {
-            return Err(ApiError::unauthorized(
-                "unknown-token",
-                "this token is not valid",
-            ));
-        }
         if let Some(id) = game_id
             && id != gid
         {
@@ -613,17 +705,18 @@ impl Games {
                 "this token is for another game",
             ));
         }
-        Ok((gid.clone(), *seat))
+        Ok((gid, seat))
     }
 
     /// Returns the game as `seat` sees it.
     pub async fn view(&self, game_id: &str, seat: u8) -> Result<SeatView, ApiError> {
-        let slot = self.slot(game_id)?;
+        let slot = self.slot(game_id).await?;
         let state = slot.state.lock().await;
         Ok(state.seat_view(seat))
     }
 
-    /// Applies a seat's action: durable before it is visible, idempotent per client id.
+    /// Applies a seat's action: durable before it is visible, idempotent per seat and client
+    /// id; the same id with another action is refused.
     pub async fn act(
         &self,
         game_id: &str,
@@ -635,67 +728,19 @@ impl Games {
             "bad-client-action-id",
             "client_action_id must be 1 to 64 characters",
         )?;
-        let slot = self.slot(game_id)?;
-        let mut state = slot.state.lock().await;
-        if let Some(&ply) = state.client_ids.get(&req.client_action_id) {
-            let mut view = state.seat_view(seat);
-            view.applied_version = Some(ply + 1);
-            return Ok(view);
+        let key = (seat, req.client_action_id.clone());
+        let sent = req.action.trim().to_owned();
+        for n in 0..ATTEMPTS {
+            let (slot, mut state, fresh) = self.lock(game_id, n).await?;
+            let attempt = self
+                .act_once(&mut state, fresh, seat, &req, &key, &sent)
+                .await;
+            drop(state);
+            if let Some(result) = self.settle(game_id, &slot, attempt) {
+                return result;
+            }
         }
-        if !state.full() {
-            return Err(ApiError::conflict(
-                "waiting-for-opponent",
-                "the other seat has not joined yet",
-                None,
-            ));
-        }
-        if req.expected_version != state.game.version() {
-            let current = serde_json::to_value(state.seat_view(seat)).ok();
-            return Err(ApiError::conflict(
-                "stale-version",
-                "the game has moved on",
-                current,
-            ));
-        }
-        let now = self.now();
-        if req.action.trim() == "claim-timeout" && state.deadline.is_none_or(|d| now <= d) {
-            return Err(ApiError::conflict(
-                "deadline-not-passed",
-                "the opponent still has time",
-                None,
-            ));
-        }
-        let mut next = state.game.clone();
-        let actor = Seat::new(seat)
-            .map(Actor::Seat)
-            .ok_or_else(ApiError::internal)?;
-        next.apply_text(actor, &req.action)
-            .map_err(ApiError::action)?;
-        let ply = next.version() - 1;
-        // Whatever chance the action brings about (a die to roll) is resolved and stored with it,
-        // and so are the moves of computer players whose turn comes next.
-        next.resolve_chance(&mut auth::pick)
-            .map_err(|_| ApiError::internal())?;
-        let next = play_bots(next, &state.bots).await?;
-        let deadline = next
-            .outcome()
-            .is_none()
-            .then(|| now + state.days_per_move * DAY_MS);
-        let mut writes =
-            action_writes(game_id, &next, ply, Some(req.client_action_id.clone()), now);
-        writes.push(Write::Deadline {
-            game_id: game_id.into(),
-            deadline,
-        });
-        self.writer.write(writes).await.map_err(ApiError::storage)?;
-        let version = next.version();
-        state.game = next;
-        state.deadline = deadline;
-        state.client_ids.insert(req.client_action_id, ply);
-        slot.version.send_replace(version);
-        let mut view = state.seat_view(seat);
-        view.applied_version = Some(ply + 1);
-        Ok(view)
+        Err(busy())
     }
 
     /// Stores a seat's preset phrase and forwards it: durable before any seat sees it,
@@ -718,25 +763,217 @@ impl Games {
                 "send one of the preset phrases",
             ));
         }
-        let slot = self.slot(game_id)?;
-        let mut state = slot.state.lock().await;
-        let key = (seat, req.client_phrase_id);
-        if let Some(&seq) = state.said_ids.get(&key) {
+        let key = (seat, req.client_phrase_id.clone());
+        for n in 0..ATTEMPTS {
+            let (slot, mut state, _) = self.lock(game_id, n).await?;
+            let attempt = self.say_once(&mut state, seat, &req, &key).await;
+            drop(state);
+            if let Some(result) = self.settle(game_id, &slot, attempt) {
+                return result;
+            }
+        }
+        Err(busy())
+    }
+
+    /// One attempt at taking `seat` with an invite, on this copy of its game.
+    async fn join_once(
+        &self,
+        state: &mut GameState,
+        seat: u8,
+        invite_used: bool,
+        code_hash: Hash,
+        name: &str,
+    ) -> Attempt<(Hash, Joined)> {
+        let used = || ApiError::gone("invite-used", "this invite has been used");
+        if seat as usize >= state.seats.len() {
+            return Attempt::Done(Err(ApiError::storage(format!(
+                "game {}: an invite for seat {seat}, which the game does not have",
+                state.id
+            ))));
+        }
+        if invite_used || state.seats.get(seat as usize).is_some_and(Option::is_some) {
+            return Attempt::Done(Err(used()));
+        }
+        let token = auth::new_token();
+        let token_hash = auth::hash(&token);
+        let now = self.now();
+        let mut seats = state.seats.clone();
+        seats[seat as usize] = Some(token_hash);
+        let full = filled(&seats, &state.bots);
+        // The last person in starts the game: a computer player due first moves now.
+        let mut game = state.game.clone();
+        let before = game.version();
+        if full {
+            game = match play_bots(game, &state.bots).await {
+                Ok(g) => g,
+                Err(e) => return Attempt::Done(Err(e)),
+            };
+        }
+        let deadline =
+            (full && game.outcome().is_none()).then(|| now + state.days_per_move * DAY_MS);
+        let mut writes = vec![
+            state.guard(),
+            Write::UseInvite { code_hash, at: now },
+            Write::Seat {
+                game_id: state.id.clone(),
+                seat,
+                token_hash,
+                name: name.to_owned(),
+                at: now,
+            },
+        ];
+        writes.extend(action_writes(&state.id, &game, before, None, now));
+        if full {
+            writes.push(Write::Deadline {
+                game_id: state.id.clone(),
+                deadline,
+            });
+        }
+        match commit_result(self.store.commit(writes).await) {
+            Ok(()) => {}
+            // Used meanwhile, or the game moved: judged again on a fresh read.
+            Err(None) => return Attempt::Again,
+            Err(Some(e)) => return Attempt::Done(Err(e)),
+        }
+        state.seats = seats;
+        state.names[seat as usize] = name.to_owned();
+        state.game = game;
+        state.deadline = deadline;
+        Attempt::Done(Ok((
+            token_hash,
+            Joined {
+                game_id: state.id.clone(),
+                seat,
+                token,
+            },
+        )))
+    }
+
+    /// One attempt at a seat's action, on this copy of its game.
+    async fn act_once(
+        &self,
+        state: &mut GameState,
+        fresh: bool,
+        seat: u8,
+        req: &SubmitAction,
+        key: &(u8, String),
+        sent: &str,
+    ) -> Attempt<SeatView> {
+        let game_id = state.id.clone();
+        let game_id = game_id.as_str();
+        if let Some((ply, first)) = state.client_ids.get(key) {
+            if *first != sent || req.expected_version != *ply {
+                return Attempt::Done(Err(ApiError::conflict(
+                    "action-id-reused",
+                    "this client_action_id was used for another action",
+                    None,
+                )));
+            }
+            let mut view = state.seat_view(seat);
+            view.applied_version = Some(ply + 1);
+            return Attempt::Done(Ok(view));
+        }
+        if !state.full() {
+            if !fresh {
+                return Attempt::Again;
+            }
+            return Attempt::Done(Err(ApiError::conflict(
+                "waiting-for-opponent",
+                "the other seat has not joined yet",
+                None,
+            )));
+        }
+        if req.expected_version != state.game.version() {
+            if !fresh {
+                return Attempt::Again;
+            }
+            let current = serde_json::to_value(state.seat_view(seat)).ok();
+            return Attempt::Done(Err(ApiError::conflict(
+                "stale-version",
+                "the game has moved on",
+                current,
+            )));
+        }
+        let now = self.now();
+        if sent == "claim-timeout" && state.deadline.is_none_or(|d| now <= d) {
+            return Attempt::Done(Err(ApiError::conflict(
+                "deadline-not-passed",
+                "the opponent still has time",
+                None,
+            )));
+        }
+        let mut next = state.game.clone();
+        let Some(actor) = Seat::new(seat).map(Actor::Seat) else {
+            return Attempt::Done(Err(ApiError::internal()));
+        };
+        if let Err(e) = next.apply_text(actor, &req.action) {
+            return Attempt::Done(Err(ApiError::action(e)));
+        }
+        let ply = next.version() - 1;
+        // Whatever chance the action brings about (a die to roll) is resolved and stored
+        // with it, and so are the moves of computer players whose turn comes next.
+        if next.resolve_chance(&mut auth::pick).is_err() {
+            return Attempt::Done(Err(ApiError::internal()));
+        }
+        let next = match play_bots(next, &state.bots).await {
+            Ok(next) => next,
+            Err(e) => return Attempt::Done(Err(e)),
+        };
+        let deadline = next
+            .outcome()
+            .is_none()
+            .then(|| now + state.days_per_move * DAY_MS);
+        let mut writes = vec![state.guard()];
+        writes.extend(action_writes(
+            game_id,
+            &next,
+            ply,
+            Some((req.client_action_id.clone(), sent.to_owned())),
+            now,
+        ));
+        writes.push(Write::Deadline {
+            game_id: game_id.into(),
+            deadline,
+        });
+        match commit_result(self.store.commit(writes).await) {
+            Ok(()) => {}
+            Err(None) => return Attempt::Again,
+            Err(Some(e)) => return Attempt::Done(Err(e)),
+        }
+        state.game = next;
+        state.deadline = deadline;
+        state.client_ids.insert(key.clone(), (ply, sent.to_owned()));
+        let mut view = state.seat_view(seat);
+        view.applied_version = Some(ply + 1);
+        Attempt::Done(Ok(view))
+    }
+
+    /// One attempt at storing a seat's phrase, on this copy of its game.
+    async fn say_once(
+        &self,
+        state: &mut GameState,
+        seat: u8,
+        req: &SubmitPhrase,
+        key: &(u8, String),
+    ) -> Attempt<SeatView> {
+        let game_id = state.id.clone();
+        let game_id = game_id.as_str();
+        if let Some(&seq) = state.said_ids.get(key) {
             let mut view = state.seat_view(seat);
             view.said_seq = Some(seq);
-            return Ok(view);
+            return Attempt::Done(Ok(view));
         }
         if state.said.iter().filter(|s| s.seat == seat).count() >= SAID_PER_SEAT {
-            return Err(ApiError::conflict(
+            return Attempt::Done(Err(ApiError::conflict(
                 "too-many-phrases",
                 "this seat has sent as many phrases as a game allows",
                 None,
-            ));
+            )));
         }
         let said = Said {
             seq: state.said.len() + 1,
             seat,
-            phrase: req.phrase,
+            phrase: req.phrase.clone(),
             at: self.now(),
         };
         let write = Write::Phrase {
@@ -747,18 +984,19 @@ impl Games {
             client_phrase_id: key.1.clone(),
             at: said.at,
         };
-        self.writer
-            .write(vec![write])
-            .await
-            .map_err(ApiError::storage)?;
+        // One row per number and per sender's id: a phrase stored meanwhile by another
+        // process makes this a conflict, judged again on a fresh read.
+        match commit_result(self.store.commit(vec![write]).await) {
+            Ok(()) => {}
+            Err(None) => return Attempt::Again,
+            Err(Some(e)) => return Attempt::Done(Err(e)),
+        }
         let seq = said.seq;
         state.said.push(said);
-        state.said_ids.insert(key, seq);
-        // Wakes the long polls: the other seats hear it at once.
-        slot.version.send_modify(|_| {});
+        state.said_ids.insert(key.clone(), seq);
         let mut view = state.seat_view(seat);
         view.said_seq = Some(seq);
-        Ok(view)
+        Attempt::Done(Ok(view))
     }
 
     /// Waits until the game's version passes `after`, or (when `said` is given) more than
@@ -772,24 +1010,39 @@ impl Games {
         said: Option<usize>,
         timeout: Duration,
     ) -> Result<SeatView, ApiError> {
-        let slot = self.slot(game_id)?;
-        let mut rx = slot.version.subscribe();
-        let moved = *rx.borrow_and_update() > after;
-        let spoken = match said {
-            Some(n) => slot.state.lock().await.said.len() > n,
-            None => false,
+        // Listening starts before the first look, so that no change falls between the two.
+        let mut rx = {
+            let mut watchers = self.watchers.lock().map_err(|_| ApiError::internal())?;
+            watchers
+                .entry(game_id.to_owned())
+                .or_insert_with(|| watch::channel(()).0)
+                .subscribe()
         };
-        if !moved && !spoken {
+        let result = async {
+            let view = self.view(game_id, seat).await?;
+            if view.version > after || said.is_some_and(|n| view.said_count > n) {
+                return Ok(view);
+            }
             let _ = tokio::time::timeout(timeout.min(MAX_WAIT), rx.changed()).await;
+            self.view(game_id, seat).await
         }
-        self.view(game_id, seat).await
+        .await;
+        drop(rx);
+        if let Ok(mut watchers) = self.watchers.lock()
+            && watchers
+                .get(game_id)
+                .is_some_and(|tx| tx.receiver_count() == 0)
+        {
+            watchers.remove(game_id);
+        }
+        result
     }
 
     /// Returns the games these tokens hold: the seat's turn first, then the nearest deadline.
     pub async fn mine(&self, tokens: &[String]) -> Result<Vec<SeatView>, ApiError> {
         let mut out = Vec::new();
         for token in tokens {
-            if let Ok((gid, seat)) = self.authorize(Some(token), None) {
+            if let Ok((gid, seat)) = self.authorize(Some(token), None).await {
                 out.push(self.view(&gid, seat).await?);
             }
         }
@@ -928,16 +1181,17 @@ fn play_bots_now(game: &mut AnyMatch, bots: &[Option<Strength>]) -> Result<(), A
     Err(ApiError::internal())
 }
 
-/// The writes for the game's actions from ply `from` on; the first carries the client's id.
+/// The writes for the game's actions from ply `from` on; the first carries the client's id
+/// and the text it sent.
 fn action_writes(
     game_id: &str,
     game: &AnyMatch,
     from: usize,
-    client_action_id: Option<String>,
+    submitted: Option<(String, String)>,
     at: i64,
 ) -> Vec<Write> {
     let record = game.record();
-    let mut client_action_id = client_action_id;
+    let mut submitted = submitted;
     record.actions[from.min(record.actions.len())..]
         .iter()
         .enumerate()
@@ -946,7 +1200,8 @@ fn action_writes(
             ply: from + i,
             actor: entry.by.to_string(),
             action: entry.action.clone(),
-            client_action_id: client_action_id.take(),
+            sent: submitted.as_ref().map(|(_, sent)| sent.clone()),
+            client_action_id: submitted.take().map(|(id, _)| id),
             at,
         })
         .collect()

@@ -9,19 +9,21 @@ pub mod games;
 pub mod store;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 pub use api::{AppState, Limits, router};
-pub use games::{Clock, Games, system_clock};
+pub use games::{CacheSize, Clock, Games, system_clock};
 
 /// How the server runs.
 #[derive(Clone, Debug)]
 pub struct Config {
     /// Where to listen (default 127.0.0.1:8080; port 0 picks a free port).
     pub listen: SocketAddr,
-    /// The SQLite file (default `qiguan-server.sqlite` in the working directory).
-    pub db: PathBuf,
+    /// The store: a SQLite file (default `qiguan-server.sqlite` in the working directory), or
+    /// a `postgres://` URL for a PostgreSQL database that several servers may share.
+    pub db: String,
+    /// How many games and tokens to keep in memory.
+    pub cache: CacheSize,
     /// Requests per second per client address (0: no limit).
     pub ip_rate: f64,
     /// Requests per second per seat token (0: no limit).
@@ -32,28 +34,27 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
-            db: PathBuf::from("qiguan-server.sqlite"),
+            db: "qiguan-server.sqlite".into(),
+            cache: CacheSize::default(),
             ip_rate: 50.0,
             token_rate: 10.0,
         }
     }
 }
 
-/// Opens the database, loads every game and returns the router's state.
-pub fn open(config: &Config, clock: Clock) -> Result<AppState, String> {
-    let conn = store::open(&config.db)?;
-    let (stored, invites) = store::load(&conn).map_err(|e| e.to_string())?;
-    let writer = store::start_writer(conn);
-    let games = Games::load(stored, invites, writer, clock)?;
+/// Opens (migrating) the store and returns the router's state. No game is read until a
+/// request needs it. Call it on a Tokio runtime: a shared store's listener runs on it.
+pub async fn open(config: &Config, clock: Clock) -> Result<AppState, String> {
+    let store = store::open(&config.db).await?;
     Ok(AppState {
-        games: Arc::new(games),
+        games: Games::new(store, config.cache, clock),
         limits: Arc::new(Limits::new(config.ip_rate, config.token_rate)),
     })
 }
 
 /// Serves until the process is stopped. Prints `listening on ADDR` once ready.
 pub async fn serve(config: Config) -> Result<(), String> {
-    let state = open(&config, system_clock())?;
+    let state = open(&config, system_clock()).await?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;

@@ -3,15 +3,24 @@
 use qiguan_server::Config;
 
 const USAGE: &str =
-    "usage: qiguan-server [--listen ADDR:PORT] [--db FILE] [--ip-rate N] [--token-rate N]
+    "usage: qiguan-server [--listen ADDR:PORT] [--db FILE|URL] [--cache-games N] [--ip-rate N]
+                     [--token-rate N]
 
-  --listen      where to listen (default 127.0.0.1:8080; port 0 picks a free one)
-  --db          the SQLite file (default qiguan-server.sqlite)
-  --ip-rate     requests per second per client address (default 50; 0 = no limit)
-  --token-rate  requests per second per seat token (default 10; 0 = no limit)";
+  --listen       where to listen (default 127.0.0.1:8080; port 0 picks a free one)
+  --db           the store: a SQLite file (default qiguan-server.sqlite), or a PostgreSQL
+                 URL (postgres://user@host/dbname) that several servers may share;
+                 DATABASE_URL is used when --db is not given
+  --cache-games  games kept in memory, least recently used out first (default 4096)
+  --ip-rate      requests per second per client address (default 50; 0 = no limit)
+  --token-rate   requests per second per seat token (default 10; 0 = no limit)";
 
 fn parse(args: Vec<String>) -> Result<Config, String> {
     let mut config = Config::default();
+    if let Ok(url) = std::env::var("DATABASE_URL")
+        && !url.is_empty()
+    {
+        config.db = url;
+    }
     let mut it = args.into_iter();
     while let Some(arg) = it.next() {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
@@ -22,7 +31,14 @@ fn parse(args: Vec<String>) -> Result<Config, String> {
                     .parse()
                     .map_err(|_| format!("--listen: not an address: {v}"))?;
             }
-            "--db" => config.db = value("--db")?.into(),
+            "--db" => config.db = value("--db")?,
+            "--cache-games" => {
+                config.cache.games = value("--cache-games")?
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or("--cache-games: not a positive number")?
+            }
             "--ip-rate" => {
                 config.ip_rate = value("--ip-rate")?
                     .parse()

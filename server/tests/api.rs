@@ -10,32 +10,37 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use tower::ServiceExt;
 
+#[path = "support/testdb.rs"]
+mod testdb;
+
 struct Server {
     app: axum::Router,
     clock: Arc<AtomicI64>,
-    _dir: tempfile::TempDir,
+    db: testdb::TestDb,
 }
 
-fn server_with(ip_rate: f64, token_rate: f64) -> Server {
-    let dir = tempfile::tempdir().unwrap();
+async fn server_with(ip_rate: f64, token_rate: f64) -> Server {
+    let db = testdb::TestDb::new();
     let clock = Arc::new(AtomicI64::new(1_800_000_000_000));
     let c = clock.clone();
     let config = Config {
-        db: dir.path().join("server.sqlite"),
+        db: db.url.clone(),
         ip_rate,
         token_rate,
         ..Config::default()
     };
-    let state = qiguan_server::open(&config, Arc::new(move || c.load(Ordering::SeqCst))).unwrap();
+    let state = qiguan_server::open(&config, Arc::new(move || c.load(Ordering::SeqCst)))
+        .await
+        .unwrap();
     Server {
         app: router(state),
         clock,
-        _dir: dir,
+        db,
     }
 }
 
-fn server() -> Server {
-    server_with(0.0, 0.0)
+async fn server() -> Server {
+    server_with(0.0, 0.0).await
 }
 
 impl Server {
@@ -92,14 +97,34 @@ impl Server {
         )
     }
 
+    /// A second server on this one's database (its own empty cache), as after a restart.
+    async fn reopened(&self) -> Server {
+        let config = Config {
+            db: self.db.url.clone(),
+            ..Config::default()
+        };
+        let clock = self.clock.clone();
+        let c = clock.clone();
+        let state = qiguan_server::open(&config, Arc::new(move || c.load(Ordering::SeqCst)))
+            .await
+            .unwrap();
+        Server {
+            app: router(state),
+            clock,
+            db: testdb::TestDb::borrowed(&self.db.url),
+        }
+    }
+
     /// Reads `path` with `token` from a second server opened on this one's database, as
     /// after a restart.
     async fn read_after_restart(&self, path: &str, token: &str) -> Value {
         let config = Config {
-            db: self._dir.path().join("server.sqlite"),
+            db: self.db.url.clone(),
             ..Config::default()
         };
-        let again = qiguan_server::open(&config, Arc::new(|| 1_800_000_000_000)).unwrap();
+        let again = qiguan_server::open(&config, Arc::new(|| 1_800_000_000_000))
+            .await
+            .unwrap();
         let resp = router(again)
             .oneshot(
                 Request::builder()
@@ -138,7 +163,7 @@ fn code(v: &Value) -> &str {
 
 #[tokio::test]
 async fn two_seats_play_to_checkmate_each_seeing_its_own_view() {
-    let s = server();
+    let s = server().await;
     let (id, red, black) = s.game().await;
     let (status, view) = s
         .call("GET", &format!("/api/games/{id}"), Some(&red), None)
@@ -180,7 +205,7 @@ async fn two_seats_play_to_checkmate_each_seeing_its_own_view() {
 
 #[tokio::test]
 async fn a_repeated_client_action_id_moves_once_and_a_stale_version_gets_409() {
-    let s = server();
+    let s = server().await;
     let (id, red, black) = s.game().await;
     let body = json!({"expected_version": 0, "client_action_id": "c-1", "action": "h3e3"});
     let path = format!("/api/games/{id}/actions");
@@ -204,8 +229,68 @@ async fn a_repeated_client_action_id_moves_once_and_a_stale_version_gets_409() {
 }
 
 #[tokio::test]
+async fn a_client_action_id_belongs_to_its_seat_and_is_not_reused_for_another_move() {
+    let s = server().await;
+    let (id, red, black) = s.game().await;
+    let path = format!("/api/games/{id}/actions");
+    let post = |token: &str, version: usize, action: &str| {
+        let body =
+            json!({"expected_version": version, "client_action_id": "same", "action": action});
+        let token = token.to_owned();
+        let path = path.clone();
+        let s = &s;
+        async move { s.call("POST", &path, Some(&token), Some(body)).await }
+    };
+    let (status, first) = post(&red, 0, "h3e3").await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+
+    // The same id with another move: refused, and nothing moves.
+    let (status, err) = post(&red, 0, "b3e3").await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::CONFLICT, "action-id-reused")
+    );
+    // The same id and move at another version is another request too.
+    let (status, err) = post(&red, 1, "h3e3").await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::CONFLICT, "action-id-reused")
+    );
+
+    // Black's id is Black's own: the same string moves Black's piece, not a replay of Red's.
+    let (status, black_move) = post(&black, 1, "h10g8").await;
+    assert_eq!(status, StatusCode::OK, "{black_move}");
+    assert_eq!(black_move["applied_version"], 2);
+    assert_eq!(black_move["version"], 2);
+
+    // A true repeat still answers the first result, also after a restart; a reuse is still
+    // refused there.
+    let (status, repeat) = post(&red, 0, " h3e3 ").await;
+    assert_eq!(status, StatusCode::OK, "{repeat}");
+    assert_eq!(repeat["applied_version"], 1);
+    assert_eq!(repeat["version"], 2);
+    let again = s.reopened().await;
+    let body =
+        |action: &str| json!({"expected_version": 0, "client_action_id": "same", "action": action});
+    let (status, repeat) = again
+        .call("POST", &path, Some(&red), Some(body("h3e3")))
+        .await;
+    assert_eq!(
+        (status, &repeat["applied_version"]),
+        (StatusCode::OK, &json!(1))
+    );
+    let (status, err) = again
+        .call("POST", &path, Some(&red), Some(body("b3e3")))
+        .await;
+    assert_eq!(
+        (status, code(&err)),
+        (StatusCode::CONFLICT, "action-id-reused")
+    );
+}
+
+#[tokio::test]
 async fn tokens_are_checked_and_a_seat_cannot_move_the_other_sides_pieces() {
-    let s = server();
+    let s = server().await;
     let (id, red, black) = s.game().await;
     let (other, other_red, _) = s.game().await;
     let path = format!("/api/games/{id}");
@@ -257,7 +342,7 @@ async fn tokens_are_checked_and_a_seat_cannot_move_the_other_sides_pieces() {
 
 #[tokio::test]
 async fn invites_are_single_use_and_moves_wait_for_the_opponent() {
-    let s = server();
+    let s = server().await;
     let (status, created) = s
         .call(
             "POST",
@@ -349,7 +434,7 @@ async fn invites_are_single_use_and_moves_wait_for_the_opponent() {
 
 #[tokio::test]
 async fn a_timeout_is_claimed_only_after_the_deadline() {
-    let s = server();
+    let s = server().await;
     let (id, red, black) = s.game().await;
     s.act(&id, &red, 0, "h3e3").await;
     let (status, err) = s.act(&id, &red, 1, "claim-timeout").await;
@@ -372,7 +457,7 @@ async fn a_timeout_is_claimed_only_after_the_deadline() {
 
 #[tokio::test]
 async fn a_long_poll_returns_when_the_opponent_moves() {
-    let s = Arc::new(server());
+    let s = Arc::new(server().await);
     let (id, red, black) = s.game().await;
     let waiter = {
         let (s, id, black) = (s.clone(), id.clone(), black.clone());
@@ -414,7 +499,7 @@ async fn a_long_poll_returns_when_the_opponent_moves() {
 
 #[tokio::test]
 async fn my_games_lists_my_turn_first_then_the_nearest_deadline() {
-    let s = server();
+    let s = server().await;
     let (a, a_red, _) = s.game().await;
     let (b, b_red, _) = s.game().await;
     s.act(&a, &a_red, 0, "h3e3").await; // now Black's turn in a
@@ -438,7 +523,7 @@ async fn my_games_lists_my_turn_first_then_the_nearest_deadline() {
 
 #[tokio::test]
 async fn bad_bodies_get_json_errors_and_the_api_is_documented() {
-    let s = server();
+    let s = server().await;
     let (status, err) = s
         .call("POST", "/api/games", None, Some(json!({"game": "go"})))
         .await;
@@ -469,7 +554,7 @@ async fn bad_bodies_get_json_errors_and_the_api_is_documented() {
 
 #[tokio::test]
 async fn clients_that_send_too_much_are_slowed_down() {
-    let s = server_with(2.0, 0.0);
+    let s = server_with(2.0, 0.0).await;
     let mut statuses = Vec::new();
     for _ in 0..12 {
         statuses.push(s.call("GET", "/health", None, None).await.0);
@@ -483,7 +568,7 @@ async fn clients_that_send_too_much_are_slowed_down() {
 
 #[tokio::test]
 async fn the_server_deals_a_flip_game_and_the_deal_survives_a_restart() {
-    let s = server();
+    let s = server().await;
     let (status, created) = s
         .call(
             "POST",
@@ -550,7 +635,7 @@ fn first_move(view: &Value) -> String {
 
 #[tokio::test]
 async fn aeroplane_computer_seats_play_at_once_and_every_roll_is_the_servers() {
-    let s = server();
+    let s = server().await;
     // Refused: a strength the game's computer lacks, in the creator's seat, outside the game,
     // twice.
     for (body, expected) in [
@@ -658,10 +743,12 @@ async fn aeroplane_computer_seats_play_at_once_and_every_roll_is_the_servers() {
         if !restarted && view["version"].as_u64().unwrap() > 200 {
             restarted = true;
             let config = Config {
-                db: s._dir.path().join("server.sqlite"),
+                db: s.db.url.clone(),
                 ..Config::default()
             };
-            let again = qiguan_server::open(&config, Arc::new(|| 1_800_000_000_000)).unwrap();
+            let again = qiguan_server::open(&config, Arc::new(|| 1_800_000_000_000))
+                .await
+                .unwrap();
             let resp = router(again)
                 .oneshot(
                     Request::builder()
@@ -698,7 +785,7 @@ async fn aeroplane_computer_seats_play_at_once_and_every_roll_is_the_servers() {
 
 #[tokio::test]
 async fn a_xiangqi_engine_seat_answers_each_move_at_its_level() {
-    let s = server();
+    let s = server().await;
     // The creator plays Black; Red is the server's engine at level 2, and moves at once.
     let (status, created) = s
         .call(
@@ -741,7 +828,7 @@ async fn a_xiangqi_engine_seat_answers_each_move_at_its_level() {
 
 #[tokio::test]
 async fn a_junqi_computer_seat_deploys_in_secret_and_answers_from_its_own_view() {
-    let s = server();
+    let s = server().await;
     let (status, created) = s
         .call(
             "POST",
@@ -795,7 +882,7 @@ async fn a_junqi_computer_seat_deploys_in_secret_and_answers_from_its_own_view()
 
 #[tokio::test]
 async fn a_sea_land_air_computer_seat_deploys_in_secret_and_answers_from_its_own_view() {
-    let s = server();
+    let s = server().await;
     let (status, created) = s
         .call(
             "POST",
@@ -869,7 +956,7 @@ async fn a_sea_land_air_computer_seat_deploys_in_secret_and_answers_from_its_own
 
 #[tokio::test]
 async fn a_computer_due_first_plays_when_the_last_person_joins() {
-    let s = server();
+    let s = server().await;
     // The creator sits in seat 1; seat 0, which rolls first, is the computer; seat 2 is invited.
     let (status, created) = s
         .call(
@@ -909,7 +996,7 @@ async fn a_computer_due_first_plays_when_the_last_person_joins() {
 
 #[tokio::test]
 async fn each_seat_sees_the_names_the_players_gave_even_after_a_restart() {
-    let s = server();
+    let s = server().await;
     let (status, created) = s
         .call(
             "POST",
@@ -964,7 +1051,7 @@ async fn each_seat_sees_the_names_the_players_gave_even_after_a_restart() {
 
 #[tokio::test]
 async fn preset_phrases_are_stored_forwarded_and_limited() {
-    let s = Arc::new(server());
+    let s = Arc::new(server().await);
     let (id, red, black) = s.game().await;
     let say = |token: String, client_id: &str, phrase: &str| {
         let (s, id) = (s.clone(), id.clone());

@@ -3,11 +3,13 @@
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+
+#[path = "support/testdb.rs"]
+mod testdb;
 use std::process::{Child, Command, Stdio};
 
 /// Starts the server on a free port with this database; returns it and its base URL.
-fn start(db: &Path) -> (Child, String) {
+fn start(db: &str) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_qiguan-server"))
         .args(["--listen", "127.0.0.1:0", "--db"])
         .arg(db)
@@ -49,9 +51,8 @@ const OPENING: [&str; 8] = [
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn acknowledged_moves_survive_a_sigkill() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("server.sqlite");
-    let (mut server, base) = start(&db);
+    let db = testdb::TestDb::new();
+    let (mut server, base) = start(&db.url);
     // reqwest is built for the app's HTTPS with no crypto provider of its own.
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::new();
@@ -105,7 +106,7 @@ async fn acknowledged_moves_survive_a_sigkill() {
     server.kill().unwrap();
     server.wait().unwrap();
 
-    let (mut server, base) = start(&db);
+    let (mut server, base) = start(&db.url);
     for ((id, tokens), plies) in games.iter().zip(&acknowledged) {
         let resp = client
             .get(format!("{base}/api/games/{id}"))

@@ -4,7 +4,11 @@
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+
+#[path = "../../server/tests/support/testdb.rs"]
+mod testdb;
 use std::process::{Child, Command, Stdio};
+pub use testdb::{TestDb, postgres_wanted};
 
 /// Returns the path of the `qiguan-server` binary that cargo built beside these tests.
 pub fn server_binary() -> PathBuf {
@@ -34,8 +38,9 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts the server on `listen` (port 0 for a free one) with the database `db`.
-    pub fn start(db: &Path, listen: &str) -> Server {
+    /// Starts the server on `listen` (port 0 for a free one) over the store `db` (what `--db`
+    /// takes: a SQLite file or a PostgreSQL URL; see [`TestDb`]).
+    pub fn start(db: &str, listen: &str) -> Server {
         let mut child = Command::new(server_binary())
             .args(["--listen", listen, "--db"])
             .arg(db)

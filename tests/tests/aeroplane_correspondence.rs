@@ -9,7 +9,7 @@ use qiguan_app::sync::{COMPUTER_NAME, Correspondence};
 use qiguan_core::aeroplane::AeroplaneOptions;
 use qiguan_core::aeroplane::bot::{self, Strength};
 use qiguan_core::{Actor, AnyMatch, EndReason, GameKind, GameResult, Seat, ToAct, Viewer};
-use qiguan_tests::Server;
+use qiguan_tests::{Server, TestDb};
 use std::time::Duration;
 
 struct Device {
@@ -34,8 +34,8 @@ fn aeroplane(game: &AnyMatch) -> &qiguan_core::Match<qiguan_core::aeroplane::Aer
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_people_and_the_servers_computer_play_to_a_full_finishing_order() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("server.sqlite"), "127.0.0.1:0");
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
     let (mut ann, mut bo) = (device(), device());
     let options = serde_json::to_value(AeroplaneOptions {
         seats: 3,
@@ -160,8 +160,8 @@ async fn two_people_and_the_servers_computer_play_to_a_full_finishing_order() {
 /// With several seats to invite, the device keeps every code, in seat order, until all are in.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_invite_code_is_kept_until_every_seat_is_taken() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("server.sqlite"), "127.0.0.1:0");
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
     let (mut ann, mut bo, mut cy) = (device(), device(), device());
     let options = serde_json::to_value(AeroplaneOptions::default()).unwrap();
     // Four seats: Ann, the computer in seat 2, and two invited people.

@@ -4,7 +4,7 @@
 use qiguan_app::store::{GameId, HistoryFilter, Mode};
 use qiguan_app::sync::{Correspondence, SyncError};
 use qiguan_core::{EndReason, GameKind, ToAct};
-use qiguan_tests::Server;
+use qiguan_tests::{Server, TestDb};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -37,12 +37,6 @@ async fn pair(server: &str, red: &mut Device, black: &mut Device) -> (GameId, Ga
     (a, b)
 }
 
-fn server_db() -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("server.sqlite");
-    (dir, db)
-}
-
 fn refused_code(e: &SyncError) -> (u16, &str) {
     match e {
         SyncError::Refused { status, code, .. } => (*status, code.as_str()),
@@ -52,8 +46,8 @@ fn refused_code(e: &SyncError) -> (u16, &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_devices_play_to_checkmate_and_both_keep_the_game() {
-    let (_d, db) = server_db();
-    let server = Server::start(&db, "127.0.0.1:0");
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
     let (mut red, mut black) = (device(), device());
     let (a, b) = pair(&server.url, &mut red, &mut black).await;
     red.engine.refresh(a).await.unwrap();
@@ -104,8 +98,8 @@ async fn two_devices_play_to_checkmate_and_both_keep_the_game() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_offline_move_is_queued_and_delivered_exactly_once_after_a_restart() {
-    let (_d, db) = server_db();
-    let server = Server::start(&db, "127.0.0.1:0");
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
     let addr = server.addr.to_string();
     let url = server.url.clone();
     let (mut red, mut black) = (device(), device());
@@ -133,7 +127,7 @@ async fn an_offline_move_is_queued_and_delivered_exactly_once_after_a_restart() 
         1,
         "the outbox survived the restart"
     );
-    let _server = Server::start(&db, &addr);
+    let _server = Server::start(&db.url, &addr);
     assert_eq!(red.engine.flush().await.unwrap().sent, 1);
     assert!(red.engine.outbox().unwrap().is_empty());
     assert_eq!(
@@ -152,8 +146,8 @@ async fn an_offline_move_is_queued_and_delivered_exactly_once_after_a_restart() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_resent_action_id_moves_once_and_a_stale_version_gets_409() {
-    let (_d, db) = server_db();
-    let server = Server::start(&db, "127.0.0.1:0");
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
     let (mut red, mut black) = (device(), device());
     let (a, b) = pair(&server.url, &mut red, &mut black).await;
     let remote = red.engine.store().remote(a).unwrap().unwrap();
@@ -202,8 +196,8 @@ async fn a_resent_action_id_moves_once_and_a_stale_version_gets_409() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tokens_are_checked_and_one_seat_cannot_move_the_others_pieces() {
-    let (_d, db) = server_db();
-    let server = Server::start(&db, "127.0.0.1:0");
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
     let (mut red, mut black) = (device(), device());
     let (a, b) = pair(&server.url, &mut red, &mut black).await;
     let mut third = (device(), device());
@@ -250,8 +244,8 @@ async fn tokens_are_checked_and_one_seat_cannot_move_the_others_pieces() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_queued_move_made_on_an_old_position_gives_way_to_the_server() {
-    let (_d, db) = server_db();
-    let server = Server::start(&db, "127.0.0.1:0");
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
     let addr = server.addr.to_string();
     let url = server.url.clone();
     let (mut red, mut black) = (device(), device());
@@ -263,7 +257,7 @@ async fn a_queued_move_made_on_an_old_position_gives_way_to_the_server() {
     black.engine.flush().await.unwrap();
     server.kill();
     red.engine.play(a, "h3e3").unwrap();
-    let _server = Server::start(&db, &addr);
+    let _server = Server::start(&db.url, &addr);
     let flushed = red.engine.flush().await.unwrap();
     assert_eq!(flushed.refused, [(a, "stale-version".to_owned())]);
     let game = red.engine.game(a).unwrap();
@@ -283,8 +277,8 @@ async fn a_queued_move_made_on_an_old_position_gives_way_to_the_server() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_worker_re_reads_every_game_when_the_app_resumes() {
     use qiguan_app::online::{Command, Event, Worker};
-    let (_d, db) = server_db();
-    let server = Server::start(&db, "127.0.0.1:0");
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
     let (mut red, mut black) = (device(), device());
     let (a, b) = pair(&server.url, &mut red, &mut black).await;
     red.engine.play(a, "b3b5").unwrap();

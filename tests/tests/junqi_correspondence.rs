@@ -9,7 +9,7 @@ use qiguan_app::store::{GameId, Store};
 use qiguan_app::sync::{Correspondence, ServerView, SyncError};
 use qiguan_core::junqi::{Deployment, Junqi, JunqiOptions, Side};
 use qiguan_core::{EndReason, GameKind, Match, ToAct};
-use qiguan_tests::Server;
+use qiguan_tests::{Server, TestDb};
 use std::path::Path;
 
 struct Device {
@@ -69,8 +69,8 @@ fn kept(d: &Device, id: GameId) -> ServerView {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_devices_play_a_referee_game_and_neither_holds_the_others_secrets() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("server.sqlite"), "127.0.0.1:0");
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
     let url = server.url.clone();
     let (mut red, mut blue) = (device("south"), device("north"));
     let options = serde_json::to_value(JunqiOptions::default()).unwrap();
@@ -226,8 +226,8 @@ async fn two_devices_play_a_referee_game_and_neither_holds_the_others_secrets() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_queued_deployment_survives_a_restart_and_reaches_the_server() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("server.sqlite"), "127.0.0.1:0");
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
     let mut red = device("south");
     let options = serde_json::json!({"visibility": "open"});
     let (a, code) = red

@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
 use qiguan_core::junqi::{Deployment, Side};
-use qiguan_tests::Server;
+use qiguan_tests::{Server, TestDb};
 use serde_json::{Value, json};
 
 /// Fails if `body`, sent to the seat playing `mine`, names an opposing piece or holds the
@@ -53,8 +53,8 @@ fn scan(body: &str, mine: &str, their_layout: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_answer_to_a_seat_names_an_opposing_piece() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("server.sqlite"), "127.0.0.1:0");
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
     // reqwest is built for the app's HTTPS with no crypto provider of its own.
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::new();
@@ -189,8 +189,8 @@ async fn no_answer_to_a_seat_names_an_opposing_piece() {
 /// in every answer before), and no answer names one of its pieces.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_computer_seat_keeps_its_secrets_too() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("server.sqlite"), "127.0.0.1:0");
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::new();
     let base = server.url.clone();

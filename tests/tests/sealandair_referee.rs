@@ -7,7 +7,7 @@
 use qiguan_core::junqi::Side;
 use qiguan_core::sealandair::{Deployment, SeaLandAir, SeaLandAirOptions, bot};
 use qiguan_core::{Actor, Match, Seat, Viewer};
-use qiguan_tests::Server;
+use qiguan_tests::{Server, TestDb};
 use serde_json::{Value, json};
 
 /// Checks one answer to `seat`. Before the end: no opposing deployment, no record, and a view
@@ -76,8 +76,8 @@ async fn a_referee_mode_game_to_the_end_where_no_answer_leaks() {
 /// server sent, and scans every answer. In a game whose battles reveal, checks that the
 /// server's views do show the pieces that fought; in referee mode, that they never do.
 async fn play_to_the_end(options: SeaLandAirOptions) {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("server.sqlite"), "127.0.0.1:0");
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::new();
     let base = server.url.clone();
@@ -240,8 +240,8 @@ async fn play_to_the_end(options: SeaLandAirOptions) {
 /// never more (the rules' views are leak-tested in core).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_computer_seat_keeps_its_secrets_too() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("server.sqlite"), "127.0.0.1:0");
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::new();
     let base = server.url.clone();

@@ -559,16 +559,18 @@ pub fn simulate_phone(app: &App, top: f32, bottom: f32, keyboard: f32) {
 pub fn server(dir: &Path) -> String {
     let config = qiguan_server::Config {
         listen: "127.0.0.1:0".parse().expect("an address"),
-        db: dir.join("server.sqlite"),
+        db: dir.join("server.sqlite").display().to_string(),
         ip_rate: 0.0,
         token_rate: 0.0,
+        ..qiguan_server::Config::default()
     };
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Runtime::new().expect("a runtime");
         rt.block_on(async move {
-            let state =
-                qiguan_server::open(&config, qiguan_server::system_clock()).expect("the server");
+            let state = qiguan_server::open(&config, qiguan_server::system_clock())
+                .await
+                .expect("the server");
             let listener = tokio::net::TcpListener::bind(config.listen)
                 .await
                 .expect("a port");

@@ -1,0 +1,213 @@
+//! Where the server keeps its games: one [`Store`] trait, two implementations.
+//!
+//! - [`sqlite`]: one file, one process (the embedded default). A single writer thread commits
+//!   every write; nothing else writes the file, so the server's cache is always current.
+//! - [`postgres`]: one database shared by any number of server processes. Each process caches
+//!   the games it serves and hears about every other process's commits through
+//!   `LISTEN`/`NOTIFY`.
+//!
+//! Either way the database is the arbiter. A write that depends on the game as the server saw
+//! it carries a [`Write::Guard`]: inside the transaction the game's row is locked and its
+//! number of actions and taken seats compared with what the server's copy had. If another
+//! process (or a stale copy) got there first, the commit fails with [`StoreError::Conflict`];
+//! the server then reloads the game and judges the request again. Unique keys back it up
+//! (one row per ply, per seat, per client id; an invite used only once).
+
+pub mod postgres;
+pub mod sqlite;
+
+use crate::auth::Hash;
+use async_trait::async_trait;
+use tokio::sync::mpsc;
+
+/// Why a commit or a read failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The game changed since the server read it, or a once-only row is taken: nothing was
+    /// written; read again and decide again.
+    #[error("conflict: {0}")]
+    Conflict(String),
+    /// The store failed (disk, connection): nothing was written, or nothing acknowledged.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// A change another server process committed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// This game changed.
+    Game(String),
+    /// Changes may have been missed (the notification connection dropped): anything cached
+    /// may be stale.
+    Lost,
+}
+
+/// The games' storage.
+#[async_trait]
+pub trait Store: Send + Sync + std::fmt::Debug {
+    /// One game with everything needed to rebuild it, or `None` when there is no such game.
+    async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
+    /// The game and seat a token's hash holds.
+    async fn seat_of(&self, token_hash: Hash) -> Result<Option<(String, u8)>, StoreError>;
+    /// An invite by its code's hash.
+    async fn invite(&self, code_hash: Hash) -> Result<Option<StoredInvite>, StoreError>;
+    /// Writes these in one transaction; returns once it is committed (durable).
+    async fn commit(&self, writes: Vec<Write>) -> Result<(), StoreError>;
+    /// Whether other processes may write the same games (then caches need [`Store::changes`]).
+    fn shared(&self) -> bool;
+    /// The changes other processes commit, for the one caller that asks first; `None` for a
+    /// store no one else writes.
+    fn changes(&self) -> Option<mpsc::UnboundedReceiver<Change>>;
+}
+
+/// One write. A request's writes go to the store together and commit together.
+#[derive(Clone, Debug)]
+pub enum Write {
+    /// Fails the commit with a conflict unless the game has exactly these numbers of actions
+    /// and of seats taken by people (what the server's copy was judged on). Locks the game's
+    /// row for the rest of the transaction.
+    Guard {
+        game_id: String,
+        actions: usize,
+        seats: usize,
+    },
+    /// A new game.
+    Game {
+        id: String,
+        kind: String,
+        options: String,
+        setup: String,
+        days_per_move: i64,
+        created_at: i64,
+    },
+    /// A seat taken, with its token's hash.
+    Seat {
+        game_id: String,
+        seat: u8,
+        token_hash: Hash,
+        name: String,
+        at: i64,
+    },
+    /// An invite for a seat.
+    Invite {
+        code_hash: Hash,
+        game_id: String,
+        seat: u8,
+    },
+    /// An invite used up (a conflict if it already was).
+    UseInvite { code_hash: Hash, at: i64 },
+    /// An action at `ply`; `client_action_id` and `sent` (the text as the client sent it) only
+    /// on the action a seat submitted.
+    Action {
+        game_id: String,
+        ply: usize,
+        actor: String,
+        action: String,
+        client_action_id: Option<String>,
+        sent: Option<String>,
+        at: i64,
+    },
+    /// A seat the server's computer plays.
+    Bot {
+        game_id: String,
+        seat: u8,
+        strength: String,
+    },
+    /// A preset phrase a seat sent, number `seq` in its game.
+    Phrase {
+        game_id: String,
+        seq: usize,
+        seat: u8,
+        phrase: String,
+        client_phrase_id: String,
+        at: i64,
+    },
+    /// The deadline of the seat to act (none when the game is over or waiting).
+    Deadline {
+        game_id: String,
+        deadline: Option<i64>,
+    },
+}
+
+impl Write {
+    /// The game this write changes.
+    pub fn game_id(&self) -> Option<&str> {
+        match self {
+            Write::Guard { game_id, .. }
+            | Write::Seat { game_id, .. }
+            | Write::Invite { game_id, .. }
+            | Write::Action { game_id, .. }
+            | Write::Bot { game_id, .. }
+            | Write::Phrase { game_id, .. }
+            | Write::Deadline { game_id, .. } => Some(game_id),
+            Write::Game { id, .. } => Some(id),
+            Write::UseInvite { .. } => None,
+        }
+    }
+}
+
+/// One stored action.
+#[derive(Clone, Debug)]
+pub struct StoredAction {
+    /// Who acted (`seat 0`, `chance`).
+    pub actor: String,
+    /// The action as recorded.
+    pub action: String,
+    /// The submitting client's id for it, if a seat submitted it.
+    pub client_action_id: Option<String>,
+    /// The action's text as the client sent it (none for rows older than schema 5).
+    pub sent: Option<String>,
+    /// When it was stored, Unix ms.
+    pub at: i64,
+}
+
+/// A game as stored.
+#[derive(Debug)]
+pub struct StoredGame {
+    pub id: String,
+    pub kind: String,
+    pub options: String,
+    pub setup: String,
+    pub days_per_move: i64,
+    pub created_at: i64,
+    pub deadline: Option<i64>,
+    /// Each taken seat: its number, its token's hash and its player's name.
+    pub seats: Vec<(u8, Hash, String)>,
+    /// Seats the server's computer plays, with their strength.
+    pub bots: Vec<(u8, String)>,
+    /// The actions, in order.
+    pub actions: Vec<StoredAction>,
+    /// The phrases sent, in order: seat, phrase, the sender's id for it, when.
+    pub phrases: Vec<(u8, String, String, i64)>,
+}
+
+/// An invite as stored.
+#[derive(Debug)]
+pub struct StoredInvite {
+    pub code_hash: Hash,
+    pub game_id: String,
+    pub seat: u8,
+    pub used: bool,
+}
+
+/// A hash read from a byte column.
+pub(crate) fn to_hash(bytes: &[u8]) -> Hash {
+    let mut h = [0u8; 32];
+    let n = bytes.len().min(32);
+    h[..n].copy_from_slice(&bytes[..n]);
+    h
+}
+
+/// Opens the store a `--db` value names: a `postgres://` or `postgresql://` URL for
+/// PostgreSQL, anything else a SQLite file.
+pub async fn open(db: &str) -> Result<std::sync::Arc<dyn Store>, String> {
+    if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+        Ok(std::sync::Arc::new(postgres::PgStore::open(db).await?))
+    } else {
+        let path = std::path::PathBuf::from(db);
+        let store = tokio::task::spawn_blocking(move || sqlite::SqliteStore::open(&path))
+            .await
+            .map_err(|e| e.to_string())??;
+        Ok(std::sync::Arc::new(store))
+    }
+}

@@ -1,0 +1,495 @@
+//! The PostgreSQL store: one database that several server processes share.
+//!
+//! Each commit is one transaction on a pooled connection, at PostgreSQL's default isolation
+//! (read committed). Correctness between processes comes from row locks, not from
+//! serializable transactions: a [`Write::Guard`] takes the game's row `FOR UPDATE`, so two
+//! processes acting on one game at once queue on that row, and the second finds the game
+//! changed and fails with a conflict (the server then reloads and judges again). Serializable
+//! transactions would also be correct, but they fail whole transactions on false conflicts
+//! between unrelated games under load; the lock is only ever on the one game being changed.
+//! Unique keys back the guard up, and an invite is used with `UPDATE … WHERE used_at IS NULL`
+//! (the second of two racing joins updates no row).
+//!
+//! Every commit also sends `NOTIFY qiguan_games` with the process's id and the game's id, which
+//! PostgreSQL delivers only once the transaction commits; every process listens on its own
+//! connection and drops the game from its cache. If that connection drops, the listener
+//! reconnects and reports [`Change::Lost`] (anything cached may be stale).
+//!
+//! Durability: a commit returns after PostgreSQL's commit (synchronous_commit as the database
+//! sets it, `on` by default); concurrent commits share their WAL flushes (PostgreSQL's own
+//! group commit).
+
+use super::{Change, Store, StoreError, StoredAction, StoredGame, StoredInvite, Write, to_hash};
+use crate::auth::Hash;
+use async_trait::async_trait;
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use std::sync::Mutex;
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio_postgres::error::SqlState;
+use tokio_postgres::{AsyncMessage, NoTls};
+
+mod embedded {
+    refinery::embed_migrations!("migrations/postgres");
+}
+
+/// The channel commits notify on.
+const CHANNEL: &str = "qiguan_games";
+/// The most connections one process opens (besides its listener).
+const POOL_SIZE: usize = 16;
+/// A lock number no other program is expected to take: held while migrating, so that two
+/// processes starting at once do not migrate together.
+const MIGRATION_LOCK: i64 = 0x7169_6775_616e; // "qiguan"
+
+/// The PostgreSQL store.
+pub struct PgStore {
+    pool: Pool,
+    /// This process's id in notifications, so that it skips its own.
+    instance: String,
+    changes: Mutex<Option<mpsc::UnboundedReceiver<Change>>>,
+}
+
+impl std::fmt::Debug for PgStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PgStore({})", self.instance)
+    }
+}
+
+impl PgStore {
+    /// Connects, migrates the schema and starts listening for other processes' commits.
+    pub async fn open(url: &str) -> Result<PgStore, String> {
+        let config: tokio_postgres::Config = url.parse().map_err(|e| format!("--db {url}: {e}"))?;
+        migrate(&config).await?;
+        let manager = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .build()
+            .map_err(|e| e.to_string())?;
+        let instance = crate::auth::new_token();
+        let (tx, rx) = mpsc::unbounded_channel();
+        // The first connection is made here, so that a bad URL fails at start-up.
+        let first = listen(&config).await?;
+        tokio::spawn(listener(config, instance.clone(), tx, first));
+        Ok(PgStore {
+            pool,
+            instance,
+            changes: Mutex::new(Some(rx)),
+        })
+    }
+
+    async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
+        self.pool
+            .get()
+            .await
+            .map_err(|e| StoreError::Failed(format!("PostgreSQL: {e}")))
+    }
+}
+
+/// Brings the schema to this build's version, one process at a time.
+async fn migrate(config: &tokio_postgres::Config) -> Result<(), String> {
+    let (mut client, connection) = config
+        .connect(NoTls)
+        .await
+        .map_err(|e| format!("cannot reach PostgreSQL: {e}"))?;
+    let driver = tokio::spawn(connection);
+    let result = async {
+        client
+            .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
+            .await
+            .map_err(|e| e.to_string())?;
+        let newest: Option<i32> = match client
+            .query_one("SELECT max(version) FROM refinery_schema_history", &[])
+            .await
+        {
+            Ok(row) => row.get(0),
+            Err(_) => None,
+        };
+        let latest = embedded::migrations::runner()
+            .get_migrations()
+            .iter()
+            .map(|m| m.version())
+            .max()
+            .unwrap_or(0);
+        if let Some(v) = newest
+            && v > latest
+        {
+            return Err(format!(
+                "the database was written by a newer qiguan-server (schema {v}); refusing to touch it"
+            ));
+        }
+        embedded::migrations::runner()
+            .run_async(&mut client)
+            .await
+            .map_err(|e| format!("upgrading the schema: {e}"))?;
+        client
+            .execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK])
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    }
+    .await;
+    drop(client);
+    let _ = driver.await;
+    result
+}
+
+type Listening = (
+    tokio_postgres::Client,
+    mpsc::UnboundedReceiver<tokio_postgres::Notification>,
+);
+
+/// Opens a connection that listens on [`CHANNEL`]; its notifications come out of the receiver
+/// until the connection ends.
+async fn listen(config: &tokio_postgres::Config) -> Result<Listening, String> {
+    let (client, mut connection) = config
+        .connect(NoTls)
+        .await
+        .map_err(|e| format!("cannot reach PostgreSQL: {e}"))?;
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(Ok(message)) = std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+            if let AsyncMessage::Notification(n) = message
+                && tx.send(n).is_err()
+            {
+                break;
+            }
+        }
+    });
+    client
+        .batch_execute(&format!("LISTEN {CHANNEL}"))
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok((client, rx))
+}
+
+/// Forwards other processes' commits as changes, reconnecting when the connection drops.
+async fn listener(
+    config: tokio_postgres::Config,
+    instance: String,
+    changes: mpsc::UnboundedSender<Change>,
+    first: Listening,
+) {
+    let mut current = Some(first);
+    loop {
+        if let Some((_client, mut notes)) = current.take() {
+            while let Some(note) = notes.recv().await {
+                let Some((from, game)) = note.payload().split_once(' ') else {
+                    continue;
+                };
+                if from != instance && changes.send(Change::Game(game.to_owned())).is_err() {
+                    return;
+                }
+            }
+        }
+        // The connection ended: whatever was committed meanwhile went unheard.
+        if changes.send(Change::Lost).is_err() {
+            return;
+        }
+        // Not a race being arranged: a pause between reconnection attempts.
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        current = listen(&config).await.ok();
+    }
+}
+
+fn failed(e: &tokio_postgres::Error) -> StoreError {
+    match e.code() {
+        Some(code) if *code == SqlState::UNIQUE_VIOLATION => StoreError::Conflict(e.to_string()),
+        _ => StoreError::Failed(format!("PostgreSQL: {e}")),
+    }
+}
+
+fn small(n: u8) -> i16 {
+    i16::from(n)
+}
+
+fn seat_of_row(n: i16) -> u8 {
+    u8::try_from(n).unwrap_or(u8::MAX)
+}
+
+#[async_trait]
+impl Store for PgStore {
+    async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let client = self.client().await?;
+        let Some(row) = client
+            .query_opt(
+                "SELECT id, kind, options, setup, days_per_move, created_at, deadline
+                 FROM games WHERE id = $1",
+                &[&id],
+            )
+            .await
+            .map_err(|e| failed(&e))?
+        else {
+            return Ok(None);
+        };
+        let mut g = StoredGame {
+            id: row.get(0),
+            kind: row.get(1),
+            options: row.get(2),
+            setup: row.get(3),
+            days_per_move: row.get(4),
+            created_at: row.get(5),
+            deadline: row.get(6),
+            seats: Vec::new(),
+            bots: Vec::new(),
+            actions: Vec::new(),
+            phrases: Vec::new(),
+        };
+        g.seats = client
+            .query(
+                "SELECT seat, token_hash, name FROM seats WHERE game_id = $1",
+                &[&id],
+            )
+            .await
+            .map_err(|e| failed(&e))?
+            .iter()
+            .map(|r| {
+                (
+                    seat_of_row(r.get(0)),
+                    to_hash(r.get::<_, &[u8]>(1)),
+                    r.get(2),
+                )
+            })
+            .collect();
+        g.bots = client
+            .query("SELECT seat, strength FROM bots WHERE game_id = $1", &[&id])
+            .await
+            .map_err(|e| failed(&e))?
+            .iter()
+            .map(|r| (seat_of_row(r.get(0)), r.get(1)))
+            .collect();
+        g.actions = client
+            .query(
+                "SELECT actor, action, client_action_id, sent, at FROM actions
+                 WHERE game_id = $1 ORDER BY ply",
+                &[&id],
+            )
+            .await
+            .map_err(|e| failed(&e))?
+            .iter()
+            .map(|r| StoredAction {
+                actor: r.get(0),
+                action: r.get(1),
+                client_action_id: r.get(2),
+                sent: r.get(3),
+                at: r.get(4),
+            })
+            .collect();
+        g.phrases = client
+            .query(
+                "SELECT seat, phrase, client_phrase_id, at FROM phrases
+                 WHERE game_id = $1 ORDER BY seq",
+                &[&id],
+            )
+            .await
+            .map_err(|e| failed(&e))?
+            .iter()
+            .map(|r| (seat_of_row(r.get(0)), r.get(1), r.get(2), r.get(3)))
+            .collect();
+        Ok(Some(g))
+    }
+
+    async fn seat_of(&self, token_hash: Hash) -> Result<Option<(String, u8)>, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                "SELECT game_id, seat FROM seats WHERE token_hash = $1",
+                &[&&token_hash[..]],
+            )
+            .await
+            .map_err(|e| failed(&e))?;
+        Ok(row.map(|r| (r.get(0), seat_of_row(r.get(1)))))
+    }
+
+    async fn invite(&self, code_hash: Hash) -> Result<Option<StoredInvite>, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_opt(
+                "SELECT game_id, seat, used_at FROM invites WHERE code_hash = $1",
+                &[&&code_hash[..]],
+            )
+            .await
+            .map_err(|e| failed(&e))?;
+        Ok(row.map(|r| StoredInvite {
+            code_hash,
+            game_id: r.get(0),
+            seat: seat_of_row(r.get(1)),
+            used: r.get::<_, Option<i64>>(2).is_some(),
+        }))
+    }
+
+    async fn commit(&self, writes: Vec<Write>) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(|e| failed(&e))?;
+        for write in &writes {
+            apply(&tx, write).await?;
+        }
+        let mut games: Vec<&str> = writes.iter().filter_map(Write::game_id).collect();
+        games.sort_unstable();
+        games.dedup();
+        for game in games {
+            let payload = format!("{} {game}", self.instance);
+            tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])
+                .await
+                .map_err(|e| failed(&e))?;
+        }
+        tx.commit().await.map_err(|e| failed(&e))
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    fn changes(&self) -> Option<mpsc::UnboundedReceiver<Change>> {
+        self.changes.lock().ok()?.take()
+    }
+}
+
+async fn apply(tx: &tokio_postgres::Transaction<'_>, write: &Write) -> Result<(), StoreError> {
+    let run = |e: tokio_postgres::Error| failed(&e);
+    match write {
+        Write::Guard {
+            game_id,
+            actions,
+            seats,
+        } => {
+            let locked = tx
+                .query_opt("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[game_id])
+                .await
+                .map_err(run)?;
+            if locked.is_none() {
+                return Err(StoreError::Conflict(format!("no game {game_id}")));
+            }
+            let row = tx
+                .query_one(
+                    "SELECT (SELECT count(*) FROM actions WHERE game_id = $1),
+                            (SELECT count(*) FROM seats WHERE game_id = $1)",
+                    &[game_id],
+                )
+                .await
+                .map_err(run)?;
+            let (a, s): (i64, i64) = (row.get(0), row.get(1));
+            if a != *actions as i64 || s != *seats as i64 {
+                return Err(StoreError::Conflict(format!(
+                    "game {game_id} has {a} actions and {s} seats, not {actions} and {seats}"
+                )));
+            }
+        }
+        Write::Game {
+            id,
+            kind,
+            options,
+            setup,
+            days_per_move,
+            created_at,
+        } => {
+            tx.execute(
+                "INSERT INTO games (id, kind, options, setup, days_per_move, created_at)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+                &[id, kind, options, setup, days_per_move, created_at],
+            )
+            .await
+            .map_err(run)?;
+        }
+        Write::Seat {
+            game_id,
+            seat,
+            token_hash,
+            name,
+            at,
+        } => {
+            tx.execute(
+                "INSERT INTO seats (game_id, seat, token_hash, name, joined_at)
+                 VALUES ($1, $2, $3, $4, $5)",
+                &[game_id, &small(*seat), &&token_hash[..], name, at],
+            )
+            .await
+            .map_err(run)?;
+        }
+        Write::Invite {
+            code_hash,
+            game_id,
+            seat,
+        } => {
+            tx.execute(
+                "INSERT INTO invites (code_hash, game_id, seat) VALUES ($1, $2, $3)",
+                &[&&code_hash[..], game_id, &small(*seat)],
+            )
+            .await
+            .map_err(run)?;
+        }
+        Write::UseInvite { code_hash, at } => {
+            let n = tx
+                .execute(
+                    "UPDATE invites SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL",
+                    &[&&code_hash[..], at],
+                )
+                .await
+                .map_err(run)?;
+            if n != 1 {
+                return Err(StoreError::Conflict("the invite is used".into()));
+            }
+        }
+        Write::Action {
+            game_id,
+            ply,
+            actor,
+            action,
+            client_action_id,
+            sent,
+            at,
+        } => {
+            let ply = i32::try_from(*ply).map_err(|e| StoreError::Failed(e.to_string()))?;
+            tx.execute(
+                "INSERT INTO actions (game_id, ply, actor, action, client_action_id, sent, at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                &[game_id, &ply, actor, action, client_action_id, sent, at],
+            )
+            .await
+            .map_err(run)?;
+        }
+        Write::Bot {
+            game_id,
+            seat,
+            strength,
+        } => {
+            tx.execute(
+                "INSERT INTO bots (game_id, seat, strength) VALUES ($1, $2, $3)",
+                &[game_id, &small(*seat), strength],
+            )
+            .await
+            .map_err(run)?;
+        }
+        Write::Phrase {
+            game_id,
+            seq,
+            seat,
+            phrase,
+            client_phrase_id,
+            at,
+        } => {
+            let seq = i32::try_from(*seq).map_err(|e| StoreError::Failed(e.to_string()))?;
+            tx.execute(
+                "INSERT INTO phrases (game_id, seq, seat, phrase, client_phrase_id, at)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+                &[game_id, &seq, &small(*seat), phrase, client_phrase_id, at],
+            )
+            .await
+            .map_err(run)?;
+        }
+        Write::Deadline { game_id, deadline } => {
+            tx.execute(
+                "UPDATE games SET deadline = $2 WHERE id = $1",
+                &[game_id, deadline],
+            )
+            .await
+            .map_err(run)?;
+        }
+    }
+    Ok(())
+}

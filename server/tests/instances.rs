@@ -1,0 +1,243 @@
+//! Two server processes' worth of state (two `open`s, two caches) over one PostgreSQL
+//! database, as behind a load balancer: requests for one game reach both at the same moment.
+//! Always PostgreSQL (the store that several servers share); `QIGUAN_TEST_POSTGRES` names the
+//! server (scripts/install-deps sets one up).
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failed test
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use qiguan_server::{Config, router, system_clock};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+#[path = "support/testdb.rs"]
+mod testdb;
+
+#[derive(Clone)]
+struct Instance(axum::Router);
+
+async fn instance(db: &testdb::TestDb) -> Instance {
+    let config = Config {
+        db: db.url.clone(),
+        ip_rate: 0.0,
+        token_rate: 0.0,
+        ..Config::default()
+    };
+    Instance(router(
+        qiguan_server::open(&config, system_clock()).await.unwrap(),
+    ))
+}
+
+impl Instance {
+    async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut req = Request::builder().method(method).uri(path);
+        if let Some(t) = token {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        let req = match body {
+            Some(b) => req
+                .header("content-type", "application/json")
+                .body(Body::from(b.to_string()))
+                .unwrap(),
+            None => req.body(Body::empty()).unwrap(),
+        };
+        let resp = self.0.clone().oneshot(req).await.unwrap();
+        let status = resp.status();
+        let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+        (
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        )
+    }
+
+    async fn act(
+        &self,
+        id: &str,
+        token: &str,
+        version: u64,
+        action: &str,
+        client: &str,
+    ) -> (StatusCode, Value) {
+        let body =
+            json!({"expected_version": version, "client_action_id": client, "action": action});
+        self.call(
+            "POST",
+            &format!("/api/games/{id}/actions"),
+            Some(token),
+            Some(body),
+        )
+        .await
+    }
+}
+
+/// A Xiangqi game created on `a` and joined on `b`: (id, red token, black token).
+async fn game(a: &Instance, b: &Instance) -> (String, String, String) {
+    let (status, created) = a
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"game": "xiangqi", "days_per_move": 3})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let (status, joined) = b
+        .call(
+            "POST",
+            "/api/join",
+            None,
+            Some(json!({"invite_code": created["invite_code"]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let s = |v: &Value| v.as_str().unwrap().to_owned();
+    (
+        s(&created["game_id"]),
+        s(&created["token"]),
+        s(&joined["token"]),
+    )
+}
+
+fn code(v: &Value) -> &str {
+    v["error"]["code"].as_str().unwrap_or("")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_servers_racing_on_one_game_apply_exactly_one_move() {
+    let db = testdb::TestDb::postgres();
+    let (a, b) = (instance(&db).await, instance(&db).await);
+    for round in 0..12 {
+        let (id, red, black) = game(&a, &b).await;
+        // Both servers know the game at version 0 (cached), then both get a Red move for it.
+        assert_eq!(
+            a.call("GET", &format!("/api/games/{id}"), Some(&red), None)
+                .await
+                .0,
+            StatusCode::OK
+        );
+        assert_eq!(
+            b.call("GET", &format!("/api/games/{id}"), Some(&black), None)
+                .await
+                .0,
+            StatusCode::OK
+        );
+        let ((sa, va), (sb, vb)) = tokio::join!(
+            a.act(&id, &red, 0, "h3e3", "from-a"),
+            b.act(&id, &red, 0, "b3e3", "from-b"),
+        );
+        let mut statuses = [sa, sb];
+        statuses.sort();
+        assert_eq!(
+            statuses,
+            [StatusCode::OK, StatusCode::CONFLICT],
+            "round {round}: {va} {vb}"
+        );
+        let loser = if sa == StatusCode::OK { &vb } else { &va };
+        assert_eq!(code(loser), "stale-version", "{loser}");
+        let won = if sa == StatusCode::OK { "h3e3" } else { "b3e3" };
+        // Both servers now agree: one move, the winner's, and Black may answer on either.
+        for (inst, token) in [(&a, &red), (&b, &black)] {
+            let (_, view) = inst
+                .call("GET", &format!("/api/games/{id}"), Some(token), None)
+                .await;
+            assert_eq!(view["version"], 1, "{view}");
+            assert_eq!(view["actions"][0]["action"], won);
+        }
+        let (status, answer) = a.act(&id, &black, 1, "h10g8", "black-1").await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        // Red's retry of its winning request on the other server is the same move, not a second.
+        let (winner, id_used) = if sa == StatusCode::OK {
+            (&b, "from-a")
+        } else {
+            (&a, "from-b")
+        };
+        let (status, repeat) = winner.act(&id, &red, 0, won, id_used).await;
+        assert_eq!(status, StatusCode::OK, "{repeat}");
+        assert_eq!(repeat["applied_version"], 1);
+        // That server hears of Black's answer within its notification's time: a poll past
+        // version 1 returns it (a copy that missed it would wait out the 20 s and answer 1).
+        let (_, seen) = winner
+            .call(
+                "GET",
+                &format!("/api/games/{id}/wait?after=1&timeout=20"),
+                Some(&red),
+                None,
+            )
+            .await;
+        assert_eq!(seen["version"], 2, "{seen}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_invite_used_on_two_servers_at_once_seats_one_player() {
+    let db = testdb::TestDb::postgres();
+    let (a, b) = (instance(&db).await, instance(&db).await);
+    for _ in 0..12 {
+        let (_, created) = a
+            .call(
+                "POST",
+                "/api/games",
+                None,
+                Some(json!({"game": "xiangqi", "days_per_move": 3})),
+            )
+            .await;
+        let join = json!({"invite_code": created["invite_code"]});
+        let ((sa, va), (sb, vb)) = tokio::join!(
+            a.call("POST", "/api/join", None, Some(join.clone())),
+            b.call("POST", "/api/join", None, Some(join.clone())),
+        );
+        let mut statuses = [sa, sb];
+        statuses.sort();
+        assert_eq!(statuses, [StatusCode::OK, StatusCode::GONE], "{va} {vb}");
+        let loser = if sa == StatusCode::OK { &vb } else { &va };
+        assert_eq!(code(loser), "invite-used");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_long_poll_on_one_server_wakes_for_a_move_made_on_the_other() {
+    let db = testdb::TestDb::postgres();
+    let (a, b) = (instance(&db).await, instance(&db).await);
+    let (id, red, black) = game(&a, &b).await;
+    for version in 0..6u64 {
+        let (mover, waiter_token, mover_token, action) = match version % 2 {
+            0 => (
+                &b,
+                &black,
+                &red,
+                ["h3e3", "h1g3", "i1h1"][version as usize / 2],
+            ),
+            _ => (
+                &b,
+                &red,
+                &black,
+                ["h10g8", "i10h10", "b10c8"][version as usize / 2],
+            ),
+        };
+        // The poll on `a` is waiting (it has answered nothing yet) when `b` takes the move.
+        let poll = {
+            let a = a.clone();
+            let path = format!("/api/games/{id}/wait?after={version}&timeout=20");
+            let token = waiter_token.clone();
+            tokio::spawn(async move { a.call("GET", &path, Some(&token), None).await })
+        };
+        let (status, moved) = mover
+            .act(&id, mover_token, version, action, &format!("m{version}"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{moved}");
+        let (status, woke) = poll.await.unwrap();
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(
+            woke["version"],
+            version + 1,
+            "the poll answered the move, not its timeout: {woke}"
+        );
+    }
+}
