@@ -27,6 +27,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_postgres::error::SqlState;
+use tokio_postgres::types::ToSql;
 use tokio_postgres::{AsyncMessage, NoTls};
 
 mod embedded {
@@ -326,17 +327,52 @@ impl Store for PgStore {
     async fn commit(&self, writes: Vec<Write>) -> Result<(), StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await.map_err(|e| failed(&e))?;
-        for write in &writes {
-            apply(&tx, write).await?;
+        let mut rest = writes.as_slice();
+        if let Some((Write::Guard { .. }, after)) = writes.split_first() {
+            guard(&tx, &writes[0]).await?;
+            rest = after;
         }
         let mut games: Vec<&str> = writes.iter().filter_map(Write::game_id).collect();
         games.sort_unstable();
         games.dedup();
-        for game in games {
-            let payload = format!("{} {game}", self.instance);
-            tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])
-                .await
-                .map_err(|e| failed(&e))?;
+        let notes: Vec<String> = games
+            .iter()
+            .map(|game| format!("{} {game}", self.instance))
+            .collect();
+        let mut statements = Vec::with_capacity(rest.len() + notes.len());
+        for write in rest {
+            statements.push(statement(write)?);
+        }
+        for note in &notes {
+            statements.push(Statement {
+                sql: "SELECT pg_notify($1, $2)",
+                params: vec![Box::new(CHANNEL), Box::new(note.clone())],
+                one_row: false,
+            });
+        }
+        // Every statement is sent before the first answer is read (tokio-postgres pipelines
+        // requests polled together): one round trip for the lot instead of one each.
+        let mut prepared = Vec::with_capacity(statements.len());
+        for s in &statements {
+            prepared.push(tx.prepare_cached(s.sql).await.map_err(|e| failed(&e))?);
+        }
+        let tx_ref = &tx;
+        let results = futures_util::future::join_all(statements.iter().zip(&prepared).map(
+            |(s, prepared)| {
+                let params: Vec<&(dyn ToSql + Sync)> = s
+                    .params
+                    .iter()
+                    .map(|p| p.as_ref() as &(dyn ToSql + Sync))
+                    .collect();
+                async move { tx_ref.execute(prepared, &params).await }
+            },
+        ))
+        .await;
+        for (s, result) in statements.iter().zip(results) {
+            let n = result.map_err(|e| failed(&e))?;
+            if s.one_row && n != 1 {
+                return Err(StoreError::Conflict("the invite is used".into()));
+            }
         }
         tx.commit().await.map_err(|e| failed(&e))
     }
@@ -350,35 +386,56 @@ impl Store for PgStore {
     }
 }
 
-async fn apply(tx: &tokio_postgres::Transaction<'_>, write: &Write) -> Result<(), StoreError> {
-    let run = |e: tokio_postgres::Error| failed(&e);
-    match write {
-        Write::Guard {
-            game_id,
-            actions,
-            seats,
-        } => {
-            let locked = tx
-                .query_opt("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[game_id])
-                .await
-                .map_err(run)?;
-            if locked.is_none() {
-                return Err(StoreError::Conflict(format!("no game {game_id}")));
-            }
-            let row = tx
-                .query_one(
-                    "SELECT (SELECT count(*) FROM actions WHERE game_id = $1),
-                            (SELECT count(*) FROM seats WHERE game_id = $1)",
-                    &[game_id],
-                )
-                .await
-                .map_err(run)?;
-            let (a, s): (i64, i64) = (row.get(0), row.get(1));
-            if a != *actions as i64 || s != *seats as i64 {
-                return Err(StoreError::Conflict(format!(
-                    "game {game_id} has {a} actions and {s} seats, not {actions} and {seats}"
-                )));
-            }
+/// One statement of a commit, with its parameters.
+struct Statement {
+    sql: &'static str,
+    params: Vec<Box<dyn ToSql + Sync + Send>>,
+    /// Whether it must change exactly one row (else: a conflict).
+    one_row: bool,
+}
+
+/// Locks the game's row and checks its numbers of actions and seats: a conflict if they are
+/// not what the server judged on (or there is no such game).
+async fn guard(tx: &deadpool_postgres::Transaction<'_>, write: &Write) -> Result<(), StoreError> {
+    let Write::Guard {
+        game_id,
+        actions,
+        seats,
+    } = write
+    else {
+        return Ok(());
+    };
+    let query = tx
+        .prepare_cached(
+            "SELECT (SELECT count(*) FROM actions WHERE game_id = $1),
+                    (SELECT count(*) FROM seats WHERE game_id = $1)
+             FROM games WHERE id = $1 FOR UPDATE",
+        )
+        .await
+        .map_err(|e| failed(&e))?;
+    let row = tx
+        .query_opt(&query, &[game_id])
+        .await
+        .map_err(|e| failed(&e))?
+        .ok_or_else(|| StoreError::Conflict(format!("no game {game_id}")))?;
+    let (a, s): (i64, i64) = (row.get(0), row.get(1));
+    if a != *actions as i64 || s != *seats as i64 {
+        return Err(StoreError::Conflict(format!(
+            "game {game_id} has {a} actions and {s} seats, not {actions} and {seats}"
+        )));
+    }
+    Ok(())
+}
+
+fn number<T: TryFrom<usize>>(n: usize) -> Result<T, StoreError> {
+    T::try_from(n).map_err(|_| StoreError::Failed(format!("{n} is out of range")))
+}
+
+/// The statement that carries out one write (not a guard).
+fn statement(write: &Write) -> Result<Statement, StoreError> {
+    let (sql, params): (&'static str, Vec<Box<dyn ToSql + Sync + Send>>) = match write.clone() {
+        Write::Guard { .. } => {
+            return Err(StoreError::Failed("a guard comes first in a commit".into()));
         }
         Write::Game {
             id,
@@ -387,53 +444,53 @@ async fn apply(tx: &tokio_postgres::Transaction<'_>, write: &Write) -> Result<()
             setup,
             days_per_move,
             created_at,
-        } => {
-            tx.execute(
-                "INSERT INTO games (id, kind, options, setup, days_per_move, created_at)
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-                &[id, kind, options, setup, days_per_move, created_at],
-            )
-            .await
-            .map_err(run)?;
-        }
+        } => (
+            "INSERT INTO games (id, kind, options, setup, days_per_move, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+            vec![
+                Box::new(id),
+                Box::new(kind),
+                Box::new(options),
+                Box::new(setup),
+                Box::new(days_per_move),
+                Box::new(created_at),
+            ],
+        ),
         Write::Seat {
             game_id,
             seat,
             token_hash,
             name,
             at,
-        } => {
-            tx.execute(
-                "INSERT INTO seats (game_id, seat, token_hash, name, joined_at)
-                 VALUES ($1, $2, $3, $4, $5)",
-                &[game_id, &small(*seat), &&token_hash[..], name, at],
-            )
-            .await
-            .map_err(run)?;
-        }
+        } => (
+            "INSERT INTO seats (game_id, seat, token_hash, name, joined_at)
+             VALUES ($1, $2, $3, $4, $5)",
+            vec![
+                Box::new(game_id),
+                Box::new(small(seat)),
+                Box::new(token_hash.to_vec()),
+                Box::new(name),
+                Box::new(at),
+            ],
+        ),
         Write::Invite {
             code_hash,
             game_id,
             seat,
-        } => {
-            tx.execute(
-                "INSERT INTO invites (code_hash, game_id, seat) VALUES ($1, $2, $3)",
-                &[&&code_hash[..], game_id, &small(*seat)],
-            )
-            .await
-            .map_err(run)?;
-        }
+        } => (
+            "INSERT INTO invites (code_hash, game_id, seat) VALUES ($1, $2, $3)",
+            vec![
+                Box::new(code_hash.to_vec()),
+                Box::new(game_id),
+                Box::new(small(seat)),
+            ],
+        ),
         Write::UseInvite { code_hash, at } => {
-            let n = tx
-                .execute(
-                    "UPDATE invites SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL",
-                    &[&&code_hash[..], at],
-                )
-                .await
-                .map_err(run)?;
-            if n != 1 {
-                return Err(StoreError::Conflict("the invite is used".into()));
-            }
+            return Ok(Statement {
+                sql: "UPDATE invites SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL",
+                params: vec![Box::new(code_hash.to_vec()), Box::new(at)],
+                one_row: true,
+            });
         }
         Write::Action {
             game_id,
@@ -443,28 +500,27 @@ async fn apply(tx: &tokio_postgres::Transaction<'_>, write: &Write) -> Result<()
             client_action_id,
             sent,
             at,
-        } => {
-            let ply = i32::try_from(*ply).map_err(|e| StoreError::Failed(e.to_string()))?;
-            tx.execute(
-                "INSERT INTO actions (game_id, ply, actor, action, client_action_id, sent, at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                &[game_id, &ply, actor, action, client_action_id, sent, at],
-            )
-            .await
-            .map_err(run)?;
-        }
+        } => (
+            "INSERT INTO actions (game_id, ply, actor, action, client_action_id, sent, at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            vec![
+                Box::new(game_id),
+                Box::new(number::<i32>(ply)?),
+                Box::new(actor),
+                Box::new(action),
+                Box::new(client_action_id),
+                Box::new(sent),
+                Box::new(at),
+            ],
+        ),
         Write::Bot {
             game_id,
             seat,
             strength,
-        } => {
-            tx.execute(
-                "INSERT INTO bots (game_id, seat, strength) VALUES ($1, $2, $3)",
-                &[game_id, &small(*seat), strength],
-            )
-            .await
-            .map_err(run)?;
-        }
+        } => (
+            "INSERT INTO bots (game_id, seat, strength) VALUES ($1, $2, $3)",
+            vec![Box::new(game_id), Box::new(small(seat)), Box::new(strength)],
+        ),
         Write::Phrase {
             game_id,
             seq,
@@ -472,24 +528,26 @@ async fn apply(tx: &tokio_postgres::Transaction<'_>, write: &Write) -> Result<()
             phrase,
             client_phrase_id,
             at,
-        } => {
-            let seq = i32::try_from(*seq).map_err(|e| StoreError::Failed(e.to_string()))?;
-            tx.execute(
-                "INSERT INTO phrases (game_id, seq, seat, phrase, client_phrase_id, at)
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-                &[game_id, &seq, &small(*seat), phrase, client_phrase_id, at],
-            )
-            .await
-            .map_err(run)?;
-        }
-        Write::Deadline { game_id, deadline } => {
-            tx.execute(
-                "UPDATE games SET deadline = $2 WHERE id = $1",
-                &[game_id, deadline],
-            )
-            .await
-            .map_err(run)?;
-        }
-    }
-    Ok(())
+        } => (
+            "INSERT INTO phrases (game_id, seq, seat, phrase, client_phrase_id, at)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+            vec![
+                Box::new(game_id),
+                Box::new(number::<i32>(seq)?),
+                Box::new(small(seat)),
+                Box::new(phrase),
+                Box::new(client_phrase_id),
+                Box::new(at),
+            ],
+        ),
+        Write::Deadline { game_id, deadline } => (
+            "UPDATE games SET deadline = $2 WHERE id = $1",
+            vec![Box::new(game_id), Box::new(deadline)],
+        ),
+    };
+    Ok(Statement {
+        sql,
+        params,
+        one_row: false,
+    })
 }
