@@ -147,9 +147,10 @@ pub struct CreateGame {
     #[serde(default)]
     pub options: serde_json::Value,
     /// The creator's seat (0 is Red in Xiangqi).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "whole")]
     pub seat: u8,
     /// Days each move may take, 1 to 14.
+    #[serde(deserialize_with = "whole")]
     pub days_per_move: i64,
     /// Seats the server's computer plays (games that have computer players: Aeroplane chess).
     #[serde(default)]
@@ -159,10 +160,33 @@ pub struct CreateGame {
     pub name: String,
 }
 
+/// Reads an integer field as JSON Schema counts integers: any number without a fractional
+/// part (`3` or `3.0`), in the field's range.
+fn whole<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<i128>,
+{
+    use serde::de::Error;
+    let n = serde_json::Number::deserialize(d)?;
+    let value = if let Some(i) = n.as_i64() {
+        i128::from(i)
+    } else if let Some(u) = n.as_u64() {
+        i128::from(u)
+    } else {
+        match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 1e30 => f as i128,
+            _ => return Err(D::Error::custom(format!("{n} is not a whole number"))),
+        }
+    };
+    T::try_from(value).map_err(|_| D::Error::custom(format!("{n} is out of range")))
+}
+
 /// A seat for the server's computer player.
 #[derive(Debug, Deserialize)]
 pub struct BotSeat {
     /// Which seat.
+    #[serde(deserialize_with = "whole")]
     pub seat: u8,
     /// How well it plays (default strong).
     #[serde(default)]
@@ -200,6 +224,7 @@ pub struct Joined {
 #[derive(Debug, Deserialize)]
 pub struct SubmitAction {
     /// The version the client saw; a different current version is refused as stale.
+    #[serde(deserialize_with = "whole")]
     pub expected_version: usize,
     /// The client's id for this action: sending it again returns the first result.
     pub client_action_id: String,
@@ -1082,7 +1107,7 @@ fn filled(seats: &[Option<Hash>], bots: &[Option<Strength>]) -> bool {
 
 /// Checks a client's id for an action or a phrase: 1 to 64 characters.
 fn client_id(id: &str, code: &'static str, message: &'static str) -> Result<(), ApiError> {
-    if id.is_empty() || id.len() > 64 {
+    if id.is_empty() || id.chars().count() > 64 {
         return Err(ApiError::invalid(code, message));
     }
     Ok(())

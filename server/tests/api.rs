@@ -1157,3 +1157,46 @@ async fn preset_phrases_are_stored_forwarded_and_limited() {
     assert_eq!(view["said"].as_array().unwrap().len(), 20);
     assert_eq!(view["said"][19]["seq"], 103);
 }
+
+#[tokio::test]
+async fn integers_are_read_as_json_schema_counts_them() {
+    let s = server().await;
+    // 3.0 is an integer to JSON Schema (and so to the OpenAPI document): accepted.
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"game": "xiangqi", "seat": 1.0, "days_per_move": 3.0})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(created["seat"], 1);
+    // A fraction, a seat beyond a byte and a negative version are not.
+    for body in [
+        json!({"game": "xiangqi", "days_per_move": 2.5}),
+        json!({"game": "xiangqi", "seat": 256, "days_per_move": 3}),
+    ] {
+        let (status, err) = s.call("POST", "/api/games", None, Some(body)).await;
+        assert_eq!((status, code(&err)), (StatusCode::BAD_REQUEST, "bad-json"));
+    }
+    let (id, red, _) = s.game().await;
+    let (status, err) = s
+        .call(
+            "POST",
+            &format!("/api/games/{id}/actions"),
+            Some(&red),
+            Some(json!({"expected_version": -1, "client_action_id": "x", "action": "h3e3"})),
+        )
+        .await;
+    assert_eq!((status, code(&err)), (StatusCode::BAD_REQUEST, "bad-json"));
+    let (status, moved) = s
+        .call(
+            "POST",
+            &format!("/api/games/{id}/actions"),
+            Some(&red),
+            Some(json!({"expected_version": 0.0, "client_action_id": "x", "action": "h3e3"})),
+        )
+        .await;
+    assert_eq!((status, &moved["version"]), (StatusCode::OK, &json!(1)));
+}
