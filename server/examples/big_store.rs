@@ -377,6 +377,17 @@ fn measure(a: &Args) {
             rss_mb(child.id())
         );
     }
+    if servers.len() >= 2 {
+        let wakes = runtime.block_on(wake_times(&client, &servers[0].1, &servers[1].1));
+        let ms = |d: &std::time::Duration| d.as_secs_f64() * 1000.0;
+        println!(
+            "a long poll on server 1, a move made on server 2: answered {:.1} ms (median) and \
+             {:.1} ms (slowest of {}) after the mover's acknowledgement",
+            ms(&wakes[wakes.len() / 2]),
+            ms(&wakes[wakes.len() - 1]),
+            wakes.len()
+        );
+    }
     let urls: Vec<&str> = servers.iter().map(|(_, u)| u.as_str()).collect();
     eprintln!(
         "servers running: load with --url {}; press Enter to stop them",
@@ -388,6 +399,79 @@ fn measure(a: &Args) {
         let _ = child.kill();
         let _ = child.wait();
     }
+}
+
+/// Plays a game with Red's long poll on `one` and Black's moves (and Red's) made on `two`;
+/// returns, sorted, how long after each move's acknowledgement the poll answered with it.
+async fn wait_one(client: &reqwest::Client, one: &str, two: &str) -> Vec<std::time::Duration> {
+    let post = |url: String, token: Option<String>, body: serde_json::Value| {
+        let client = client.clone();
+        async move {
+            let mut req = client.post(url).json(&body);
+            if let Some(t) = token {
+                req = req.bearer_auth(t);
+            }
+            let resp = req.send().await.expect("an answer");
+            resp.json::<serde_json::Value>().await.expect("json")
+        }
+    };
+    let created = post(
+        format!("{two}/api/games"),
+        None,
+        serde_json::json!({"game": "xiangqi", "days_per_move": 3}),
+    )
+    .await;
+    let joined = post(
+        format!("{two}/api/join"),
+        None,
+        serde_json::json!({"invite_code": created["invite_code"]}),
+    )
+    .await;
+    let id = created["game_id"].as_str().expect("an id").to_owned();
+    let tokens = [
+        created["token"].as_str().expect("a token").to_owned(),
+        joined["token"].as_str().expect("a token").to_owned(),
+    ];
+    let moves = [
+        "h3e3", "h10g8", "h1g3", "i10h10", "i1h1", "b10c8", "b1c3", "a10b10", "a1b1", "g7g6",
+    ];
+    let mut wakes = Vec::new();
+    for (version, m) in moves.iter().enumerate() {
+        // The poll is asked from server 1 first and has been answered with nothing yet.
+        let poll = {
+            let client = client.clone();
+            let url = format!("{one}/api/games/{id}/wait?after={version}&timeout=20");
+            let token = tokens[0].clone();
+            tokio::spawn(async move {
+                let r = client.get(url).bearer_auth(token).send().await;
+                let at = Instant::now();
+                let v: serde_json::Value = r.expect("an answer").json().await.expect("json");
+                (at, v["version"].as_u64())
+            })
+        };
+        tokio::task::yield_now().await;
+        let moved = post(
+            format!("{two}/api/games/{id}/actions"),
+            Some(tokens[version % 2].clone()),
+            serde_json::json!({"expected_version": version, "client_action_id": format!("m{version}"), "action": m}),
+        )
+        .await;
+        let acked = Instant::now();
+        assert_eq!(moved["applied_version"].as_u64(), Some(version as u64 + 1));
+        let (answered, seen) = poll.await.expect("the poll");
+        assert_eq!(seen, Some(version as u64 + 1), "the poll saw the move");
+        wakes.push(answered.saturating_duration_since(acked));
+    }
+    wakes
+}
+
+async fn wake_times(client: &reqwest::Client, one: &str, two: &str) -> Vec<std::time::Duration> {
+    let mut all = Vec::new();
+    for _ in 0..10 {
+        all.extend(wait_one(client, one, two).await);
+    }
+    all.sort();
+    all
 }
 
 fn main() {

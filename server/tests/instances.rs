@@ -241,3 +241,125 @@ async fn a_long_poll_on_one_server_wakes_for_a_move_made_on_the_other() {
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn moves_acknowledged_before_the_database_drops_every_connection_are_kept() {
+    let db = testdb::TestDb::postgres();
+    let (a, b) = (instance(&db).await, instance(&db).await);
+    let (id, red, black) = game(&a, &b).await;
+    let moves = ["h3e3", "h10g8", "h1g3", "i10h10", "i1h1", "b10c8"];
+    let mut acknowledged = Vec::new();
+    for (round, pair) in moves.chunks(2).enumerate() {
+        for (i, action) in pair.iter().enumerate() {
+            let version = (round * 2 + i) as u64;
+            let token = if version % 2 == 0 { &red } else { &black };
+            let server = if version % 2 == 0 { &a } else { &b };
+            // A client retries with the same id until it hears an answer.
+            let mut refusals = 0;
+            loop {
+                let (status, view) = server
+                    .act(&id, token, version, action, &format!("m{version}"))
+                    .await;
+                if status == StatusCode::OK {
+                    assert_eq!(view["applied_version"], version + 1, "{view}");
+                    break;
+                }
+                assert_eq!(
+                    (status, code(&view)),
+                    (StatusCode::SERVICE_UNAVAILABLE, "storage"),
+                    "a dropped connection is a retryable storage error: {view}"
+                );
+                refusals += 1;
+                assert!(
+                    refusals < 40,
+                    "the servers never got their connections back"
+                );
+            }
+            acknowledged.push(*action);
+        }
+        // Every connection to the database ends at once (as when it restarts).
+        testdb::admin(&format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{}'",
+            db.database_name().unwrap()
+        ));
+    }
+    // A server that starts now reads exactly the acknowledged moves.
+    let fresh = instance(&db).await;
+    let (status, view) = fresh
+        .call("GET", &format!("/api/games/{id}"), Some(&red), None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    let recorded: Vec<&str> = view["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(recorded, acknowledged);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_computer_seat_answers_once_when_two_servers_race_on_its_game() {
+    let db = testdb::TestDb::postgres();
+    let (a, b) = (instance(&db).await, instance(&db).await);
+    // Aeroplane chess for two: the creator and the server's computer, which plays (and whose
+    // die is rolled) inside the request that hands it the turn.
+    let (status, created) = a
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(
+                json!({"game": "aeroplane", "days_per_move": 2, "options": {"seats": 2},
+                        "bots": [{"seat": 1, "strength": "easy"}]}),
+            ),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let token = created["token"].as_str().unwrap().to_owned();
+    let path = format!("/api/games/{id}");
+    let (_, mut view) = a.call("GET", &path, Some(&token), None).await;
+    for round in 0..15 {
+        let version = view["version"].as_u64().unwrap();
+        let action = view["legal_actions"][0].as_str().unwrap().to_owned();
+        let (ida, idb) = (format!("a{round}"), format!("b{round}"));
+        let ((sa, va), (sb, vb)) = tokio::join!(
+            a.act(&id, &token, version, &action, &ida),
+            b.act(&id, &token, version, &action, &idb),
+        );
+        let mut statuses = [sa, sb];
+        statuses.sort();
+        assert_eq!(
+            statuses,
+            [StatusCode::OK, StatusCode::CONFLICT],
+            "round {round}: {va} {vb}"
+        );
+        let (won, lost) = if sa == StatusCode::OK {
+            (va, vb)
+        } else {
+            (vb, va)
+        };
+        assert_eq!(code(&lost), "stale-version", "{lost}");
+        // The winner's answer holds the person's action, then the computer's whole turn; both
+        // servers end up with that record, once.
+        let after = won["version"].as_u64().unwrap();
+        for inst in [&a, &b] {
+            let (_, seen) = inst
+                .call(
+                    "GET",
+                    &format!("{path}/wait?after={}&timeout=20", after - 1),
+                    Some(&token),
+                    None,
+                )
+                .await;
+            assert_eq!(seen["version"], after, "{seen}");
+            assert_eq!(seen["actions"], won["actions"]);
+        }
+        assert_eq!(won["actions"][version as usize]["action"], action.as_str());
+        view = won;
+        if view["to_act"].get("outcome").is_some() {
+            break;
+        }
+    }
+}

@@ -496,6 +496,74 @@ mod tests {
     }
 
     #[test]
+    fn a_schema_4_database_keeps_its_games_and_its_client_ids_become_per_seat() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("v4.sqlite");
+        {
+            // As the last server before the migration crate left a file: schema 4.
+            let conn = Connection::open(&path).expect("open");
+            let v = |name: &str| {
+                std::fs::read_to_string(format!(
+                    "{}/migrations/sqlite/{name}",
+                    env!("CARGO_MANIFEST_DIR")
+                ))
+                .expect("a migration")
+            };
+            for name in [
+                "V1__games.sql",
+                "V2__bots.sql",
+                "V3__names.sql",
+                "V4__phrases.sql",
+            ] {
+                conn.execute_batch(&v(name)).expect(name);
+            }
+            conn.execute_batch(
+                "PRAGMA user_version = 4;
+                 INSERT INTO games (id, kind, options, setup, days_per_move, created_at)
+                 VALUES ('g', 'xiangqi', 'null', 'null', 3, 0);
+                 INSERT INTO actions (game_id, ply, actor, action, client_action_id, at)
+                 VALUES ('g', 0, 'seat 0', 'h3e3', 'same', 0);",
+            )
+            .expect("a game");
+        }
+        let conn = migrate(&path).expect("upgrade");
+        let game = load_game(&conn, "g").expect("load").expect("the game");
+        assert_eq!(game.actions.len(), 1);
+        assert_eq!(game.actions[0].client_action_id.as_deref(), Some("same"));
+        assert_eq!(
+            game.actions[0].sent, None,
+            "rows from before keep no sent text"
+        );
+        // The other seat may now use the same id.
+        apply(
+            &conn,
+            &Write::Action {
+                game_id: "g".into(),
+                ply: 1,
+                actor: "seat 1".into(),
+                action: "h10g8".into(),
+                client_action_id: Some("same".into()),
+                sent: Some("h10g8".into()),
+                at: 0,
+            },
+        )
+        .expect("the same id from another seat");
+        let again = apply(
+            &conn,
+            &Write::Action {
+                game_id: "g".into(),
+                ply: 2,
+                actor: "seat 1".into(),
+                action: "h1g3".into(),
+                client_action_id: Some("same".into()),
+                sent: None,
+                at: 0,
+            },
+        );
+        assert!(matches!(again, Err(StoreError::Conflict(_))), "{again:?}");
+    }
+
+    #[test]
     fn a_newer_database_is_refused_untouched() {
         let dir = tempfile::tempdir().expect("dir");
         let path = dir.path().join("new.sqlite");

@@ -98,9 +98,16 @@ impl Drop for TestDb {
     }
 }
 
+impl TestDb {
+    /// The PostgreSQL database's name (none for SQLite).
+    pub fn database_name(&self) -> Option<&str> {
+        self.database.as_deref()
+    }
+}
+
 /// Runs one statement on the maintenance database, on a thread of its own (callers may be
 /// inside a runtime, or in `Drop`).
-fn admin(sql: &str) {
+pub fn admin(sql: &str) {
     let sql = sql.to_owned();
     let url = admin_url();
     std::thread::spawn(move || {
