@@ -252,8 +252,8 @@ async fn moves_acknowledged_before_the_database_drops_every_connection_are_kept(
     for (round, pair) in moves.chunks(2).enumerate() {
         for (i, action) in pair.iter().enumerate() {
             let version = (round * 2 + i) as u64;
-            let token = if version % 2 == 0 { &red } else { &black };
-            let server = if version % 2 == 0 { &a } else { &b };
+            let token = if version.is_multiple_of(2) { &red } else { &black };
+            let server = if version.is_multiple_of(2) { &a } else { &b };
             // A client retries with the same id until it hears an answer.
             let mut refusals = 0;
             loop {
