@@ -252,7 +252,11 @@ async fn moves_acknowledged_before_the_database_drops_every_connection_are_kept(
     for (round, pair) in moves.chunks(2).enumerate() {
         for (i, action) in pair.iter().enumerate() {
             let version = (round * 2 + i) as u64;
-            let token = if version.is_multiple_of(2) { &red } else { &black };
+            let token = if version.is_multiple_of(2) {
+                &red
+            } else {
+                &black
+            };
             let server = if version.is_multiple_of(2) { &a } else { &b };
             // A client retries with the same id until it hears an answer.
             let mut refusals = 0;
@@ -361,5 +365,48 @@ async fn a_computer_seat_answers_once_when_two_servers_race_on_its_game() {
         if view["to_act"].get("outcome").is_some() {
             break;
         }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_last_of_several_joins_at_once_starts_the_game() {
+    let db = testdb::TestDb::postgres();
+    let (a, b) = (instance(&db).await, instance(&db).await);
+    for round in 0..10 {
+        // Aeroplane chess for four: three people join at once, on two servers. Whichever join
+        // commits last must see the others' seats and start the clock.
+        let (status, created) = a
+            .call(
+                "POST",
+                "/api/games",
+                None,
+                Some(json!({"game": "aeroplane", "days_per_move": 2, "options": {"seats": 4}})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{created}");
+        let codes: Vec<Value> = created["invites"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| json!({"invite_code": i["code"]}))
+            .collect();
+        assert_eq!(codes.len(), 3);
+        let (one, two, three) = tokio::join!(
+            a.call("POST", "/api/join", None, Some(codes[0].clone())),
+            b.call("POST", "/api/join", None, Some(codes[1].clone())),
+            b.call("POST", "/api/join", None, Some(codes[2].clone())),
+        );
+        for (status, joined) in [&one, &two, &three] {
+            assert_eq!(*status, StatusCode::OK, "round {round}: {joined}");
+        }
+        let token = created["token"].as_str().unwrap();
+        let path = format!("/api/games/{}", created["game_id"].as_str().unwrap());
+        let fresh = instance(&db).await;
+        let (_, view) = fresh.call("GET", &path, Some(token), None).await;
+        assert_eq!(view["seats_filled"], json!([true, true, true, true]));
+        assert!(
+            view["deadline"].is_i64(),
+            "round {round}: the game started: {view}"
+        );
     }
 }

@@ -1,14 +1,16 @@
 //! The PostgreSQL store: one database that several server processes share.
 //!
 //! Each commit is one transaction on a pooled connection, at PostgreSQL's default isolation
-//! (read committed). Correctness between processes comes from row locks, not from
-//! serializable transactions: a [`Write::Guard`] takes the game's row `FOR UPDATE`, so two
-//! processes acting on one game at once queue on that row, and the second finds the game
-//! changed and fails with a conflict (the server then reloads and judges again). Serializable
-//! transactions would also be correct, but they fail whole transactions on false conflicts
-//! between unrelated games under load; the lock is only ever on the one game being changed.
-//! Unique keys back the guard up, and an invite is used with `UPDATE … WHERE used_at IS NULL`
-//! (the second of two racing joins updates no row).
+//! (read committed), sent as one pipeline (one round trip). Correctness between processes
+//! comes from row locks, not from serializable transactions: a [`Write::Guard`] calls
+//! `qiguan_guard` (migration V2), which takes the game's row `FOR UPDATE` and then, in a
+//! statement of its own (so that it sees whatever committed while it waited for the lock),
+//! counts the game's actions and seats; two processes acting on one game at once queue on that
+//! row, and the second finds the game changed and raises (the server then reloads and judges
+//! again). Serializable transactions would also be correct, but they fail whole transactions on
+//! false conflicts between unrelated games under load; the lock is only ever on the one game
+//! being changed. Unique keys back the guard up, and an invite is used by `qiguan_use_invite`,
+//! which raises when the invite was used already.
 //!
 //! Every commit also sends `NOTIFY qiguan_games` with the process's id and the game's id, which
 //! PostgreSQL delivers only once the transaction commits; every process listens on its own
@@ -217,18 +219,40 @@ fn seat_of_row(n: i16) -> u8 {
 impl Store for PgStore {
     async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let client = self.client().await?;
-        let Some(row) = client
-            .query_opt(
+        let prepare = |sql: &'static str| client.prepare_cached(sql);
+        let (game, seats, bots, actions, phrases) = futures_util::try_join!(
+            prepare(
                 "SELECT id, kind, options, setup, days_per_move, created_at, deadline
-                 FROM games WHERE id = $1",
-                &[&id],
-            )
-            .await
-            .map_err(|e| failed(&e))?
-        else {
+                 FROM games WHERE id = $1"
+            ),
+            prepare("SELECT seat, token_hash, name FROM seats WHERE game_id = $1"),
+            prepare("SELECT seat, strength FROM bots WHERE game_id = $1"),
+            prepare(
+                "SELECT actor, action, client_action_id, sent, at FROM actions
+                 WHERE game_id = $1 ORDER BY ply"
+            ),
+            prepare(
+                "SELECT seat, phrase, client_phrase_id, at FROM phrases
+                 WHERE game_id = $1 ORDER BY seq"
+            ),
+        )
+        .map_err(|e| failed(&e))?;
+        // The five reads go out together (pipelined): one round trip. Each statement is a
+        // snapshot of its own; a commit landing between them is caught by the guard of the
+        // first write judged on this copy.
+        let param: &[&(dyn ToSql + Sync)] = &[&id];
+        let (game, seats, bots, actions, phrases) = futures_util::try_join!(
+            client.query_opt(&game, param),
+            client.query(&seats, param),
+            client.query(&bots, param),
+            client.query(&actions, param),
+            client.query(&phrases, param),
+        )
+        .map_err(|e| failed(&e))?;
+        let Some(row) = game else {
             return Ok(None);
         };
-        let mut g = StoredGame {
+        Ok(Some(StoredGame {
             id: row.get(0),
             kind: row.get(1),
             options: row.get(2),
@@ -236,72 +260,45 @@ impl Store for PgStore {
             days_per_move: row.get(4),
             created_at: row.get(5),
             deadline: row.get(6),
-            seats: Vec::new(),
-            bots: Vec::new(),
-            actions: Vec::new(),
-            phrases: Vec::new(),
-        };
-        g.seats = client
-            .query(
-                "SELECT seat, token_hash, name FROM seats WHERE game_id = $1",
-                &[&id],
-            )
-            .await
-            .map_err(|e| failed(&e))?
-            .iter()
-            .map(|r| {
-                (
-                    seat_of_row(r.get(0)),
-                    to_hash(r.get::<_, &[u8]>(1)),
-                    r.get(2),
-                )
-            })
-            .collect();
-        g.bots = client
-            .query("SELECT seat, strength FROM bots WHERE game_id = $1", &[&id])
-            .await
-            .map_err(|e| failed(&e))?
-            .iter()
-            .map(|r| (seat_of_row(r.get(0)), r.get(1)))
-            .collect();
-        g.actions = client
-            .query(
-                "SELECT actor, action, client_action_id, sent, at FROM actions
-                 WHERE game_id = $1 ORDER BY ply",
-                &[&id],
-            )
-            .await
-            .map_err(|e| failed(&e))?
-            .iter()
-            .map(|r| StoredAction {
-                actor: r.get(0),
-                action: r.get(1),
-                client_action_id: r.get(2),
-                sent: r.get(3),
-                at: r.get(4),
-            })
-            .collect();
-        g.phrases = client
-            .query(
-                "SELECT seat, phrase, client_phrase_id, at FROM phrases
-                 WHERE game_id = $1 ORDER BY seq",
-                &[&id],
-            )
-            .await
-            .map_err(|e| failed(&e))?
-            .iter()
-            .map(|r| (seat_of_row(r.get(0)), r.get(1), r.get(2), r.get(3)))
-            .collect();
-        Ok(Some(g))
+            seats: seats
+                .iter()
+                .map(|r| {
+                    (
+                        seat_of_row(r.get(0)),
+                        to_hash(r.get::<_, &[u8]>(1)),
+                        r.get(2),
+                    )
+                })
+                .collect(),
+            bots: bots
+                .iter()
+                .map(|r| (seat_of_row(r.get(0)), r.get(1)))
+                .collect(),
+            actions: actions
+                .iter()
+                .map(|r| StoredAction {
+                    actor: r.get(0),
+                    action: r.get(1),
+                    client_action_id: r.get(2),
+                    sent: r.get(3),
+                    at: r.get(4),
+                })
+                .collect(),
+            phrases: phrases
+                .iter()
+                .map(|r| (seat_of_row(r.get(0)), r.get(1), r.get(2), r.get(3)))
+                .collect(),
+        }))
     }
 
     async fn seat_of(&self, token_hash: Hash) -> Result<Option<(String, u8)>, StoreError> {
         let client = self.client().await?;
+        let query = client
+            .prepare_cached("SELECT game_id, seat FROM seats WHERE token_hash = $1")
+            .await
+            .map_err(|e| failed(&e))?;
         let row = client
-            .query_opt(
-                "SELECT game_id, seat FROM seats WHERE token_hash = $1",
-                &[&&token_hash[..]],
-            )
+            .query_opt(&query, &[&&token_hash[..]])
             .await
             .map_err(|e| failed(&e))?;
         Ok(row.map(|r| (r.get(0), seat_of_row(r.get(1)))))
@@ -309,11 +306,12 @@ impl Store for PgStore {
 
     async fn invite(&self, code_hash: Hash) -> Result<Option<StoredInvite>, StoreError> {
         let client = self.client().await?;
+        let query = client
+            .prepare_cached("SELECT game_id, seat, used_at FROM invites WHERE code_hash = $1")
+            .await
+            .map_err(|e| failed(&e))?;
         let row = client
-            .query_opt(
-                "SELECT game_id, seat, used_at FROM invites WHERE code_hash = $1",
-                &[&&code_hash[..]],
-            )
+            .query_opt(&query, &[&&code_hash[..]])
             .await
             .map_err(|e| failed(&e))?;
         Ok(row.map(|r| StoredInvite {
@@ -325,56 +323,13 @@ impl Store for PgStore {
     }
 
     async fn commit(&self, writes: Vec<Write>) -> Result<(), StoreError> {
-        let mut client = self.client().await?;
-        let tx = client.transaction().await.map_err(|e| failed(&e))?;
-        let mut rest = writes.as_slice();
-        if let Some((Write::Guard { .. }, after)) = writes.split_first() {
-            guard(&tx, &writes[0]).await?;
-            rest = after;
-        }
-        let mut games: Vec<&str> = writes.iter().filter_map(Write::game_id).collect();
-        games.sort_unstable();
-        games.dedup();
-        let notes: Vec<String> = games
-            .iter()
-            .map(|game| format!("{} {game}", self.instance))
-            .collect();
-        let mut statements = Vec::with_capacity(rest.len() + notes.len());
-        for write in rest {
-            statements.push(statement(write)?);
-        }
-        for note in &notes {
-            statements.push(Statement {
-                sql: "SELECT pg_notify($1, $2)",
-                params: vec![Box::new(CHANNEL), Box::new(note.clone())],
-                one_row: false,
-            });
-        }
-        // Every statement is sent before the first answer is read (tokio-postgres pipelines
-        // requests polled together): one round trip for the lot instead of one each.
-        let mut prepared = Vec::with_capacity(statements.len());
-        for s in &statements {
-            prepared.push(tx.prepare_cached(s.sql).await.map_err(|e| failed(&e))?);
-        }
-        let tx_ref = &tx;
-        let results = futures_util::future::join_all(statements.iter().zip(&prepared).map(
-            |(s, prepared)| {
-                let params: Vec<&(dyn ToSql + Sync)> = s
-                    .params
-                    .iter()
-                    .map(|p| p.as_ref() as &(dyn ToSql + Sync))
-                    .collect();
-                async move { tx_ref.execute(prepared, &params).await }
-            },
-        ))
-        .await;
-        for (s, result) in statements.iter().zip(results) {
-            let n = result.map_err(|e| failed(&e))?;
-            if s.one_row && n != 1 {
-                return Err(StoreError::Conflict("the invite is used".into()));
-            }
-        }
-        tx.commit().await.map_err(|e| failed(&e))
+        // Its own task: a request whose client goes away must not stop a transaction halfway
+        // through being sent.
+        let pool = self.pool.clone();
+        let instance = self.instance.clone();
+        tokio::spawn(async move { commit_on(&pool, &instance, &writes).await })
+            .await
+            .map_err(|e| StoreError::Failed(e.to_string()))?
     }
 
     fn shared(&self) -> bool {
@@ -390,39 +345,68 @@ impl Store for PgStore {
 struct Statement {
     sql: &'static str,
     params: Vec<Box<dyn ToSql + Sync + Send>>,
-    /// Whether it must change exactly one row (else: a conflict).
-    one_row: bool,
 }
 
-/// Locks the game's row and checks its numbers of actions and seats: a conflict if they are
-/// not what the server judged on (or there is no such game).
-async fn guard(tx: &deadpool_postgres::Transaction<'_>, write: &Write) -> Result<(), StoreError> {
-    let Write::Guard {
-        game_id,
-        actions,
-        seats,
-    } = write
-    else {
-        return Ok(());
-    };
-    let query = tx
-        .prepare_cached(
-            "SELECT (SELECT count(*) FROM actions WHERE game_id = $1),
-                    (SELECT count(*) FROM seats WHERE game_id = $1)
-             FROM games WHERE id = $1 FOR UPDATE",
-        )
+/// The error code the guards raise (migration V2): the game is not as the server judged it.
+const GUARD_FAILED: &str = "QG001";
+
+/// Commits `writes` in one transaction, sent as one pipeline: `BEGIN`, the guard, every write,
+/// a notification per game, `COMMIT`. A statement that fails aborts the transaction (the rest
+/// fail too and `COMMIT` rolls back), so the checks are statements that raise: the guard and
+/// the invite's use (migration V2), unique keys.
+async fn commit_on(pool: &Pool, instance: &str, writes: &[Write]) -> Result<(), StoreError> {
+    let client = pool
+        .get()
         .await
-        .map_err(|e| failed(&e))?;
-    let row = tx
-        .query_opt(&query, &[game_id])
-        .await
-        .map_err(|e| failed(&e))?
-        .ok_or_else(|| StoreError::Conflict(format!("no game {game_id}")))?;
-    let (a, s): (i64, i64) = (row.get(0), row.get(1));
-    if a != *actions as i64 || s != *seats as i64 {
-        return Err(StoreError::Conflict(format!(
-            "game {game_id} has {a} actions and {s} seats, not {actions} and {seats}"
-        )));
+        .map_err(|e| StoreError::Failed(format!("PostgreSQL: {e}")))?;
+    let mut statements = Vec::with_capacity(writes.len() + 4);
+    statements.push(Statement {
+        sql: "BEGIN",
+        params: Vec::new(),
+    });
+    for write in writes {
+        statements.push(statement(write)?);
+    }
+    let mut games: Vec<&str> = writes.iter().filter_map(Write::game_id).collect();
+    games.sort_unstable();
+    games.dedup();
+    for game in games {
+        statements.push(Statement {
+            sql: "SELECT pg_notify($1, $2)",
+            params: vec![Box::new(CHANNEL), Box::new(format!("{instance} {game}"))],
+        });
+    }
+    statements.push(Statement {
+        sql: "COMMIT",
+        params: Vec::new(),
+    });
+    let mut prepared = Vec::with_capacity(statements.len());
+    for s in &statements {
+        prepared.push(client.prepare_cached(s.sql).await.map_err(|e| failed(&e))?);
+    }
+    // Every statement is sent before the first answer is read (tokio-postgres pipelines
+    // requests polled together, in order): one round trip for the commit.
+    let client_ref = &client;
+    let results =
+        futures_util::future::join_all(statements.iter().zip(&prepared).map(|(s, prepared)| {
+            let params: Vec<&(dyn ToSql + Sync)> = s
+                .params
+                .iter()
+                .map(|p| p.as_ref() as &(dyn ToSql + Sync))
+                .collect();
+            async move { client_ref.execute(prepared, &params).await }
+        }))
+        .await;
+    // The first failure says why; the ones after it only say the transaction was aborted.
+    if let Some(e) = results.into_iter().find_map(Result::err) {
+        let conflict = e
+            .code()
+            .is_some_and(|c| *c == SqlState::UNIQUE_VIOLATION || c.code() == GUARD_FAILED);
+        return Err(if conflict {
+            StoreError::Conflict(e.to_string())
+        } else {
+            StoreError::Failed(format!("PostgreSQL: {e}"))
+        });
     }
     Ok(())
 }
@@ -431,12 +415,21 @@ fn number<T: TryFrom<usize>>(n: usize) -> Result<T, StoreError> {
     T::try_from(n).map_err(|_| StoreError::Failed(format!("{n} is out of range")))
 }
 
-/// The statement that carries out one write (not a guard).
+/// The statement that carries out one write.
 fn statement(write: &Write) -> Result<Statement, StoreError> {
     let (sql, params): (&'static str, Vec<Box<dyn ToSql + Sync + Send>>) = match write.clone() {
-        Write::Guard { .. } => {
-            return Err(StoreError::Failed("a guard comes first in a commit".into()));
-        }
+        Write::Guard {
+            game_id,
+            actions,
+            seats,
+        } => (
+            "SELECT qiguan_guard($1, $2, $3)",
+            vec![
+                Box::new(game_id),
+                Box::new(number::<i64>(actions)?),
+                Box::new(number::<i64>(seats)?),
+            ],
+        ),
         Write::Game {
             id,
             kind,
@@ -485,13 +478,10 @@ fn statement(write: &Write) -> Result<Statement, StoreError> {
                 Box::new(small(seat)),
             ],
         ),
-        Write::UseInvite { code_hash, at } => {
-            return Ok(Statement {
-                sql: "UPDATE invites SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL",
-                params: vec![Box::new(code_hash.to_vec()), Box::new(at)],
-                one_row: true,
-            });
-        }
+        Write::UseInvite { code_hash, at } => (
+            "SELECT qiguan_use_invite($1, $2)",
+            vec![Box::new(code_hash.to_vec()), Box::new(at)],
+        ),
         Write::Action {
             game_id,
             ply,
@@ -545,9 +535,5 @@ fn statement(write: &Write) -> Result<Statement, StoreError> {
             vec![Box::new(game_id), Box::new(deadline)],
         ),
     };
-    Ok(Statement {
-        sql,
-        params,
-        one_row: false,
-    })
+    Ok(Statement { sql, params })
 }
