@@ -10,6 +10,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use tower::ServiceExt;
 
+#[path = "support/call.rs"]
+mod call;
 #[path = "support/testdb.rs"]
 mod testdb;
 
@@ -51,22 +53,7 @@ impl Server {
         token: Option<&str>,
         body: Option<Value>,
     ) -> (StatusCode, Value) {
-        let mut req = Request::builder().method(method).uri(path);
-        if let Some(t) = token {
-            req = req.header("authorization", format!("Bearer {t}"));
-        }
-        let req = match body {
-            Some(b) => req
-                .header("content-type", "application/json")
-                .body(Body::from(b.to_string()))
-                .unwrap(),
-            None => req.body(Body::empty()).unwrap(),
-        };
-        let resp = self.app.clone().oneshot(req).await.unwrap();
-        let status = resp.status();
-        let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-        let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-        (status, value)
+        call::call(&self.app, method, path, token, body).await
     }
 
     /// Creates a game (creator Red) and joins it; returns (id, red token, black token).
@@ -1199,4 +1186,50 @@ async fn integers_are_read_as_json_schema_counts_them() {
         )
         .await;
     assert_eq!((status, &moved["version"]), (StatusCode::OK, &json!(1)));
+}
+
+#[tokio::test]
+async fn memory_holds_only_as_many_games_as_the_cache_allows_and_the_rest_come_from_the_store() {
+    let db = testdb::TestDb::new();
+    let config = Config {
+        db: db.url.clone(),
+        ip_rate: 0.0,
+        token_rate: 0.0,
+        cache: qiguan_server::CacheSize {
+            games: 3,
+            tokens: 2,
+        },
+        ..Config::default()
+    };
+    let state = qiguan_server::open(&config, Arc::new(|| 1_800_000_000_000))
+        .await
+        .unwrap();
+    let games = state.games.clone();
+    let app = router(state);
+    let mut made = Vec::new();
+    for _ in 0..8 {
+        let (status, created) = call::call(
+            &app,
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"game": "xiangqi", "days_per_move": 3})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{created}");
+        made.push(created);
+        assert!(games.cached() <= 3, "{} games in memory", games.cached());
+    }
+    // Every game, evicted or not, is still there to read and to play.
+    for created in &made {
+        let token = created["token"].as_str().unwrap();
+        let path = format!("/api/games/{}", created["game_id"].as_str().unwrap());
+        let (status, view) = call::call(&app, "GET", &path, Some(token), None).await;
+        assert_eq!(
+            (status, &view["version"]),
+            (StatusCode::OK, &json!(0)),
+            "{view}"
+        );
+        assert!(games.cached() <= 3);
+    }
 }

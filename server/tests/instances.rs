@@ -4,13 +4,12 @@
 //! server (scripts/install-deps sets one up).
 #![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failed test
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
+use axum::http::StatusCode;
 use qiguan_server::{Config, router, system_clock};
 use serde_json::{Value, json};
-use tower::ServiceExt;
 
+#[path = "support/call.rs"]
+mod call;
 #[path = "support/testdb.rs"]
 mod testdb;
 
@@ -37,24 +36,7 @@ impl Instance {
         token: Option<&str>,
         body: Option<Value>,
     ) -> (StatusCode, Value) {
-        let mut req = Request::builder().method(method).uri(path);
-        if let Some(t) = token {
-            req = req.header("authorization", format!("Bearer {t}"));
-        }
-        let req = match body {
-            Some(b) => req
-                .header("content-type", "application/json")
-                .body(Body::from(b.to_string()))
-                .unwrap(),
-            None => req.body(Body::empty()).unwrap(),
-        };
-        let resp = self.0.clone().oneshot(req).await.unwrap();
-        let status = resp.status();
-        let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-        (
-            status,
-            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        )
+        call::call(&self.0, method, path, token, body).await
     }
 
     async fn act(
