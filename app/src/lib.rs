@@ -6,6 +6,7 @@
 mod app;
 mod ctx;
 pub mod history_model;
+pub mod library;
 pub mod notify;
 pub mod online;
 mod random;

@@ -246,7 +246,14 @@ impl Client {
         Client { http }
     }
 
-    async fn send<T: serde::de::DeserializeOwned>(
+    /// The underlying HTTP client.
+    pub(crate) fn http(&self) -> &reqwest::Client {
+        &self.http
+    }
+
+    /// Sends a request; a 2xx answer's JSON (`null` for an empty body) as `T`, any other as
+    /// [`SyncError::Refused`] with the server's code.
+    pub(crate) async fn send<T: serde::de::DeserializeOwned>(
         &self,
         req: reqwest::RequestBuilder,
     ) -> Result<T, SyncError> {
@@ -255,10 +262,15 @@ impl Client {
             .await
             .map_err(|e| SyncError::Offline(e.to_string()))?;
         let status = resp.status().as_u16();
-        let body: Value = resp
-            .json()
+        let bytes = resp
+            .bytes()
             .await
-            .map_err(|e| SyncError::Protocol(e.to_string()))?;
+            .map_err(|e| SyncError::Offline(e.to_string()))?;
+        let body: Value = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes).map_err(|e| SyncError::Protocol(e.to_string()))?
+        };
         if (200..300).contains(&status) {
             return serde_json::from_value(body).map_err(|e| SyncError::Protocol(e.to_string()));
         }
@@ -403,7 +415,7 @@ pub struct Correspondence {
     heard: Vec<(GameId, Phrase)>,
 }
 
-fn now() -> i64 {
+pub(crate) fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)

@@ -8,7 +8,7 @@ use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Query, Req
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::json;
@@ -19,11 +19,14 @@ use std::time::{Duration, Instant};
 
 /// The largest request body accepted, in bytes.
 pub const BODY_LIMIT: usize = 16 * 1024;
+/// The largest body of a write of library entries, in bytes.
+pub const ENTRIES_BODY_LIMIT: usize = 1024 * 1024;
 
 /// Shared state behind every handler.
 #[derive(Clone, Debug)]
 pub struct AppState {
     pub games: Arc<Games>,
+    pub libraries: Arc<crate::library::Libraries>,
     pub limits: Arc<Limits>,
 }
 
@@ -37,6 +40,17 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/say", post(say))
         .route("/api/games/{id}/wait", get(wait))
         .route("/api/my-games", post(mine))
+        .route("/api/libraries", post(library_create))
+        .route("/api/library", get(library_describe))
+        .route(
+            "/api/library/entries",
+            get(library_read)
+                .post(library_write)
+                .layer(DefaultBodyLimit::max(ENTRIES_BODY_LIMIT)),
+        )
+        .route("/api/library/pairings", post(library_offer))
+        .route("/api/library/devices/{device_id}", delete(library_unlink))
+        .route("/api/pair", post(library_pair))
         .route("/openapi.json", get(openapi))
         .route("/health", get(health))
         .fallback(|| async { ApiError::not_found("no-route", "no such endpoint") })
@@ -174,6 +188,80 @@ async fn mine(
     Ok(Json(json!({ "games": games })).into_response())
 }
 
+async fn library_create(
+    State(s): State<AppState>,
+    Body(req): Body<crate::library::NewLibrary>,
+) -> Result<Response, ApiError> {
+    let entered = s.libraries.create(req).await?;
+    Ok((StatusCode::CREATED, Json(entered)).into_response())
+}
+
+async fn library_describe(
+    State(s): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let caller = s.libraries.authorize(bearer(&headers)).await?;
+    Ok(Json(s.libraries.describe(&caller).await?).into_response())
+}
+
+#[derive(Deserialize)]
+struct EntriesQuery {
+    #[serde(default)]
+    after: i64,
+    limit: Option<u32>,
+}
+
+async fn library_read(
+    State(s): State<AppState>,
+    headers: HeaderMap,
+    query: Result<Query<EntriesQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::bad_request("bad-query", &e.body_text()))?;
+    let caller = s.libraries.authorize(bearer(&headers)).await?;
+    Ok(Json(s.libraries.read(&caller, q.after, q.limit).await?).into_response())
+}
+
+async fn library_write(
+    State(s): State<AppState>,
+    headers: HeaderMap,
+    Body(req): Body<crate::library::WriteEntries>,
+) -> Result<Response, ApiError> {
+    let caller = s.libraries.authorize(bearer(&headers)).await?;
+    let written = s.libraries.write(&caller, req).await?;
+    Ok(Json(json!({ "written": written })).into_response())
+}
+
+async fn library_offer(
+    State(s): State<AppState>,
+    headers: HeaderMap,
+    Body(req): Body<crate::library::Offer>,
+) -> Result<Response, ApiError> {
+    let caller = s.libraries.authorize(bearer(&headers)).await?;
+    let expires_at = s.libraries.offer(&caller, req).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "expires_at": expires_at })),
+    )
+        .into_response())
+}
+
+async fn library_pair(
+    State(s): State<AppState>,
+    Body(req): Body<crate::library::Pair>,
+) -> Result<Response, ApiError> {
+    Ok(Json(s.libraries.pair(req).await?).into_response())
+}
+
+async fn library_unlink(
+    State(s): State<AppState>,
+    Path(device_id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let caller = s.libraries.authorize(bearer(&headers)).await?;
+    s.libraries.unlink(&caller, &device_id).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
 async fn openapi() -> Response {
     (
         [(header::CONTENT_TYPE, "application/json")],
@@ -186,11 +274,13 @@ async fn health() -> Response {
     Json(json!({ "ok": true, "version": env!("CARGO_PKG_VERSION") })).into_response()
 }
 
-/// Token buckets per client address and per seat token.
+/// Token buckets per client address and per seat or device token, and one per address for
+/// pairing attempts (which guess at a secret, so they are held much lower).
 #[derive(Debug)]
 pub struct Limits {
     per_ip: Bucket,
     per_token: Bucket,
+    pairing: Bucket,
 }
 
 impl Limits {
@@ -200,7 +290,19 @@ impl Limits {
         Limits {
             per_ip: Bucket::new(ip_rate),
             per_token: Bucket::new(token_rate),
+            pairing: Bucket::new(0.0),
         }
+    }
+
+    /// Allows `per_minute` pairing attempts per minute per address, in bursts of as many
+    /// (0: no limit).
+    pub fn with_pairing(mut self, per_minute: f64) -> Limits {
+        self.pairing = Bucket {
+            rate: per_minute / 60.0,
+            burst: per_minute.max(1.0),
+            seen: Mutex::default(),
+        };
+        self
     }
 }
 
@@ -253,6 +355,9 @@ async fn rate_limit(State(s): State<AppState>, req: Request, next: Next) -> Resp
         .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |c| c.0.ip());
     let ip_key = ip.to_string().into_bytes();
     if !s.limits.per_ip.take(&ip_key) {
+        return ApiError::too_many().into_response();
+    }
+    if req.uri().path() == "/api/pair" && !s.limits.pairing.take(&ip_key) {
         return ApiError::too_many().into_response();
     }
     if let Some(token) = bearer(req.headers()) {

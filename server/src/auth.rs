@@ -34,7 +34,7 @@ pub fn new_token() -> String {
 }
 
 /// Crockford's base32: no I, L, O or U, so codes read aloud and typed by hand survive.
-const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+pub const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 /// Makes an invite code: 10 Crockford base32 characters (50 bits) shown as `ABCDE-FGHJK`.
 /// Unguessable at the rate limits the server enforces, and used once.

@@ -162,7 +162,7 @@ pub struct CreateGame {
 
 /// Reads an integer field as JSON Schema counts integers: any number without a fractional
 /// part (`3` or `3.0`), in the field's range.
-fn whole<'de, D, T>(d: D) -> Result<T, D::Error>
+pub(crate) fn whole<'de, D, T>(d: D) -> Result<T, D::Error>
 where
     D: serde::Deserializer<'de>,
     T: TryFrom<i128>,

@@ -6,6 +6,7 @@ pub mod api;
 pub mod auth;
 pub mod error;
 pub mod games;
+pub mod library;
 pub mod store;
 
 use std::net::SocketAddr;
@@ -28,6 +29,8 @@ pub struct Config {
     pub ip_rate: f64,
     /// Requests per second per seat token (0: no limit).
     pub token_rate: f64,
+    /// Pairing attempts per minute per client address (0: no limit).
+    pub pair_rate: f64,
 }
 
 impl Default for Config {
@@ -38,6 +41,7 @@ impl Default for Config {
             cache: CacheSize::default(),
             ip_rate: 50.0,
             token_rate: 10.0,
+            pair_rate: 10.0,
         }
     }
 }
@@ -47,8 +51,11 @@ impl Default for Config {
 pub async fn open(config: &Config, clock: Clock) -> Result<AppState, String> {
     let store = store::open(&config.db).await?;
     Ok(AppState {
-        games: Games::new(store, config.cache, clock),
-        limits: Arc::new(Limits::new(config.ip_rate, config.token_rate)),
+        games: Games::new(store.clone(), config.cache, clock.clone()),
+        libraries: Arc::new(library::Libraries::new(store, clock)),
+        limits: Arc::new(
+            Limits::new(config.ip_rate, config.token_rate).with_pairing(config.pair_rate),
+        ),
     })
 }
 

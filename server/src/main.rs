@@ -4,7 +4,7 @@ use qiguan_server::Config;
 
 const USAGE: &str =
     "usage: qiguan-server [--listen ADDR:PORT] [--db FILE|URL] [--cache-games N] [--ip-rate N]
-                     [--token-rate N]
+                     [--token-rate N] [--pair-rate N]
 
   --listen       where to listen (default 127.0.0.1:8080; port 0 picks a free one)
   --db           the store: a SQLite file (default qiguan-server.sqlite), or a PostgreSQL
@@ -12,7 +12,9 @@ const USAGE: &str =
                  DATABASE_URL is used when --db is not given
   --cache-games  games kept in memory, least recently used out first (default 4096)
   --ip-rate      requests per second per client address (default 50; 0 = no limit)
-  --token-rate   requests per second per seat token (default 10; 0 = no limit)";
+  --token-rate   requests per second per seat or device token (default 10; 0 = no limit)
+  --pair-rate    device pairing attempts per minute per client address (default 10;
+                 0 = no limit)";
 
 fn parse(args: Vec<String>) -> Result<Config, String> {
     let mut config = Config::default();
@@ -48,6 +50,11 @@ fn parse(args: Vec<String>) -> Result<Config, String> {
                 config.token_rate = value("--token-rate")?
                     .parse()
                     .map_err(|_| "--token-rate: not a number")?
+            }
+            "--pair-rate" => {
+                config.pair_rate = value("--pair-rate")?
+                    .parse()
+                    .map_err(|_| "--pair-rate: not a number")?
             }
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument {other:?}\n\n{USAGE}")),

@@ -6,7 +6,7 @@ use qiguan_core::{AnyMatch, Record, RecordEntry};
 use rusqlite::{Connection, params};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 6;
+pub const SCHEMA_VERSION: i64 = 7;
 
 /// Version 1: games, their actions, settings.
 const V1: &str = "
@@ -99,6 +99,93 @@ CREATE TABLE phrases (
 CREATE UNIQUE INDEX phrases_by_seq ON phrases (game_id, seq) WHERE seq IS NOT NULL;
 ";
 
+/// Version 7: linked devices (issue 21). Every game gets a `uid` that names it on every
+/// device; this device's membership of a library (its server, ids, token and the library's
+/// key) and what it last saw in each slot; and `library_dirty`, what changed here since it was
+/// last sent, kept by triggers in the same transaction as the change, so that no write path can
+/// forget to mark it and a crash cannot lose the mark. Only settings that belong to the player
+/// rather than to the device (notation, move confirmation, saved layouts, tips seen) are
+/// shared.
+const V7: &str = "
+ALTER TABLE games ADD COLUMN uid TEXT;
+UPDATE games SET uid = lower(hex(randomblob(16)));
+CREATE UNIQUE INDEX games_by_uid ON games (uid);
+CREATE TRIGGER games_get_uid AFTER INSERT ON games WHEN NEW.uid IS NULL
+BEGIN
+    UPDATE games SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
+END;
+
+CREATE TABLE library (
+    one        INTEGER PRIMARY KEY CHECK (one = 1),
+    server     TEXT NOT NULL,
+    library_id TEXT NOT NULL,
+    device_id  TEXT NOT NULL,
+    token      TEXT NOT NULL,
+    key        BLOB NOT NULL,
+    cursor     INTEGER NOT NULL DEFAULT 0,
+    unlinked   INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE library_slots (
+    slot  TEXT PRIMARY KEY,
+    entry TEXT NOT NULL
+);
+CREATE TABLE library_dirty (
+    item TEXT PRIMARY KEY NOT NULL,
+    gen  INTEGER NOT NULL DEFAULT 1
+);
+INSERT INTO library_dirty (item) SELECT 'g:' || uid FROM games;
+
+CREATE TRIGGER library_game_new AFTER INSERT ON games WHEN NEW.uid IS NOT NULL
+BEGIN
+    INSERT INTO library_dirty (item) VALUES ('g:' || NEW.uid)
+    ON CONFLICT (item) DO UPDATE SET gen = gen + 1;
+END;
+CREATE TRIGGER library_game_changed AFTER UPDATE ON games WHEN NEW.uid IS NOT NULL
+BEGIN
+    INSERT INTO library_dirty (item) VALUES ('g:' || NEW.uid)
+    ON CONFLICT (item) DO UPDATE SET gen = gen + 1;
+END;
+CREATE TRIGGER library_game_gone AFTER DELETE ON games WHEN OLD.uid IS NOT NULL
+BEGIN
+    INSERT INTO library_dirty (item) VALUES ('g:' || OLD.uid)
+    ON CONFLICT (item) DO UPDATE SET gen = gen + 1;
+END;
+CREATE TRIGGER library_remote_new AFTER INSERT ON remote_games
+BEGIN
+    INSERT INTO library_dirty (item)
+    SELECT 'g:' || uid FROM games WHERE id = NEW.game_id AND uid IS NOT NULL
+    ON CONFLICT (item) DO UPDATE SET gen = gen + 1;
+END;
+
+CREATE VIEW shared_settings AS
+    SELECT key, value FROM settings
+    WHERE key IN ('notation', 'confirm-moves', 'auto-move', 'tips')
+       OR substr(key, 1, 13) = 'junqi-layout:' OR substr(key, 1, 9) = 'tip-seen:';
+CREATE TRIGGER library_setting_new AFTER INSERT ON settings
+    WHEN NEW.key IN ('notation', 'confirm-moves', 'auto-move', 'tips')
+      OR substr(NEW.key, 1, 13) = 'junqi-layout:' OR substr(NEW.key, 1, 9) = 'tip-seen:'
+BEGIN
+    INSERT INTO library_dirty (item) VALUES ('s:' || NEW.key)
+    ON CONFLICT (item) DO UPDATE SET gen = gen + 1;
+END;
+CREATE TRIGGER library_setting_changed AFTER UPDATE ON settings
+    WHEN (NEW.key IN ('notation', 'confirm-moves', 'auto-move', 'tips')
+      OR substr(NEW.key, 1, 13) = 'junqi-layout:' OR substr(NEW.key, 1, 9) = 'tip-seen:')
+      AND NEW.value IS NOT OLD.value
+BEGIN
+    INSERT INTO library_dirty (item) VALUES ('s:' || NEW.key)
+    ON CONFLICT (item) DO UPDATE SET gen = gen + 1;
+END;
+CREATE TRIGGER library_setting_gone AFTER DELETE ON settings
+    WHEN OLD.key IN ('notation', 'confirm-moves', 'auto-move', 'tips')
+      OR substr(OLD.key, 1, 13) = 'junqi-layout:' OR substr(OLD.key, 1, 9) = 'tip-seen:'
+BEGIN
+    INSERT INTO library_dirty (item) VALUES ('s:' || OLD.key)
+    ON CONFLICT (item) DO UPDATE SET gen = gen + 1;
+END;
+INSERT INTO library_dirty (item) SELECT 's:' || key FROM shared_settings;
+";
+
 /// Brings the schema from `from` up to [`SCHEMA_VERSION`].
 pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError> {
     for version in from + 1..=SCHEMA_VERSION {
@@ -113,6 +200,7 @@ pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError
             4 => tx.execute_batch(V4)?,
             5 => tx.execute_batch(V5)?,
             6 => tx.execute_batch(V6)?,
+            7 => tx.execute_batch(V7)?,
             _ => unreachable!("no migration to version {version}"),
         }
         tx.pragma_update(None, "user_version", version)?;

@@ -597,6 +597,24 @@ impl Store {
         Ok(out)
     }
 
+    /// The game's uid: its name on every device of a library (schema 7).
+    pub fn uid(&self, id: GameId) -> Result<String, StoreError> {
+        self.conn
+            .query_row("SELECT uid FROM games WHERE id = ?1", [id.0], |r| r.get(0))
+            .optional()?
+            .ok_or(StoreError::NoSuchGame(id))
+    }
+
+    /// The game a uid names on this device, if it has it.
+    pub fn by_uid(&self, uid: &str) -> Result<Option<GameId>, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT id FROM games WHERE uid = ?1", [uid], |r| {
+                r.get(0).map(GameId)
+            })
+            .optional()?)
+    }
+
     /// Deletes a game and its actions.
     pub fn delete(&mut self, id: GameId) -> Result<(), StoreError> {
         let n = self

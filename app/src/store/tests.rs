@@ -382,10 +382,10 @@ fn a_version_3_correspondence_game_survives_the_move_to_version_4() {
     // Back to version 3, as an older build left it.
     {
         let conn = Connection::open(&path).unwrap();
-        conn.execute_batch(
-            "DROP TABLE phrases; ALTER TABLE games DROP COLUMN computers;
-             ALTER TABLE remote_games DROP COLUMN seat_view; PRAGMA user_version = 3;",
-        )
+        conn.execute_batch(&format!(
+            "{UNDO_V7} DROP TABLE phrases; ALTER TABLE games DROP COLUMN computers;
+                 ALTER TABLE remote_games DROP COLUMN seat_view; PRAGMA user_version = 3;"
+        ))
         .unwrap();
     }
     let mut store = Store::open(&path).unwrap();
@@ -474,9 +474,10 @@ fn a_version_4_game_gains_computer_seats_on_the_move_to_version_5() {
     };
     {
         let conn = Connection::open(&path).unwrap();
-        conn.execute_batch(
-            "DROP TABLE phrases; ALTER TABLE games DROP COLUMN computers; PRAGMA user_version = 4;",
-        )
+        conn.execute_batch(&format!(
+            "{UNDO_V7} DROP TABLE phrases; ALTER TABLE games DROP COLUMN computers;
+                 PRAGMA user_version = 4;"
+        ))
         .unwrap();
     }
     let mut store = Store::open(&path).unwrap();
@@ -504,8 +505,10 @@ fn a_version_5_correspondence_game_gains_phrases_on_the_move_to_version_6() {
     };
     {
         let conn = Connection::open(&path).unwrap();
-        conn.execute_batch("DROP TABLE phrases; PRAGMA user_version = 5;")
-            .unwrap();
+        conn.execute_batch(&format!(
+            "{UNDO_V7} DROP TABLE phrases; PRAGMA user_version = 5;"
+        ))
+        .unwrap();
     }
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.load(id).unwrap().summary.players, ["A", "B"]);
@@ -516,5 +519,106 @@ fn a_version_5_correspondence_game_gains_phrases_on_the_move_to_version_6() {
         .conn
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 6);
+    assert_eq!(version, SCHEMA_VERSION);
+}
+
+/// Takes a database back from version 7 to 6.
+const UNDO_V7: &str = "
+    DROP TRIGGER games_get_uid; DROP TRIGGER library_game_new; DROP TRIGGER library_game_changed;
+    DROP TRIGGER library_game_gone; DROP TRIGGER library_remote_new;
+    DROP TRIGGER library_setting_new; DROP TRIGGER library_setting_changed;
+    DROP TRIGGER library_setting_gone; DROP VIEW shared_settings;
+    DROP TABLE library; DROP TABLE library_slots; DROP TABLE library_dirty;
+    DROP INDEX games_by_uid; ALTER TABLE games DROP COLUMN uid;";
+
+#[test]
+fn a_version_6_history_gains_game_uids_and_marks_everything_to_share_on_the_move_to_7() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v6.sqlite");
+    let ids = {
+        let mut store = Store::open(&path).unwrap();
+        let game = start();
+        let new = NewGame::from_match(&game, Mode::PassAndPlay, vec!["A".into(), "B".into()]);
+        store.set_setting("junqi-layout:mine", "layout").unwrap();
+        store.set_setting("orientation", "flip").unwrap();
+        [
+            store.create_game(&new, 1).unwrap(),
+            store.create_game(&new, 2).unwrap(),
+        ]
+    };
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(&format!("{UNDO_V7} PRAGMA user_version = 6;"))
+            .unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    let uids: Vec<String> = ids
+        .iter()
+        .map(|id| {
+            store
+                .conn
+                .query_row("SELECT uid FROM games WHERE id = ?1", [id.0], |r| r.get(0))
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(uids[0].len(), 32);
+    assert_ne!(uids[0], uids[1]);
+    let dirty = |store: &Store| -> Vec<(String, i64)> {
+        store
+            .conn
+            .prepare("SELECT item, gen FROM library_dirty ORDER BY item")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    let mut want = vec![
+        (format!("g:{}", uids[0]), 1),
+        (format!("g:{}", uids[1]), 1),
+        ("s:junqi-layout:mine".to_owned(), 1),
+    ];
+    want.sort();
+    assert_eq!(
+        dirty(&store),
+        want,
+        "every game and shared setting, not the orientation"
+    );
+
+    // From now on every change marks its item, in its own transaction.
+    store.conn.execute("DELETE FROM library_dirty", []).unwrap();
+    let game = start();
+    let new = NewGame::from_match(&game, Mode::PassAndPlay, vec!["C".into(), "D".into()]);
+    let third = store.create_game(&new, 3).unwrap();
+    let entry = RecordEntry {
+        by: Actor::Seat(Seat::new(0).unwrap()),
+        action: "h3e3".into(),
+    };
+    store
+        .append_action(
+            ids[0],
+            0,
+            &entry,
+            &Standing::new(std::slice::from_ref(&entry), None),
+            4,
+        )
+        .unwrap();
+    store.delete(ids[1]).unwrap();
+    store.set_setting("notation", "iccs").unwrap();
+    store.set_setting("orientation", "fixed").unwrap();
+    let third_uid: String = store
+        .conn
+        .query_row("SELECT uid FROM games WHERE id = ?1", [third.0], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    let items: Vec<String> = dirty(&store).into_iter().map(|(i, _)| i).collect();
+    let mut want = vec![
+        format!("g:{}", uids[0]),
+        format!("g:{}", uids[1]),
+        format!("g:{third_uid}"),
+        "s:notation".to_owned(),
+    ];
+    want.sort();
+    assert_eq!(items, want);
 }

@@ -53,6 +53,20 @@ pub trait Store: Send + Sync + std::fmt::Debug {
     async fn invite(&self, code_hash: Hash) -> Result<Option<StoredInvite>, StoreError>;
     /// Writes these in one transaction; returns once it is committed (durable).
     async fn commit(&self, writes: Vec<Write>) -> Result<(), StoreError>;
+    /// The device a token's hash belongs to (linked or not).
+    async fn device(&self, token_hash: Hash) -> Result<Option<StoredDevice>, StoreError>;
+    /// Every device that was ever in a library, in the order they were linked.
+    async fn devices(&self, library_id: &str) -> Result<Vec<StoredDevice>, StoreError>;
+    /// A pairing by its id.
+    async fn pairing(&self, id: &str) -> Result<Option<StoredPairing>, StoreError>;
+    /// A library's entries written after change `after`, oldest first, at most `limit`, and the
+    /// library's newest change number.
+    async fn entries(
+        &self,
+        library_id: &str,
+        after: i64,
+        limit: usize,
+    ) -> Result<(Vec<StoredEntry>, i64), StoreError>;
     /// Whether other processes may write the same games (then caches need [`Store::changes`]).
     fn shared(&self) -> bool;
     /// The changes other processes commit, for the one caller that asks first; `None` for a
@@ -127,7 +141,52 @@ pub enum Write {
         game_id: String,
         deadline: Option<i64>,
     },
+    /// A new library of linked devices.
+    Library { id: String, at: i64 },
+    /// A device joins a library, with its token's hash and its name (sealed by the devices).
+    Device {
+        library_id: String,
+        device_id: String,
+        token_hash: Hash,
+        name: Vec<u8>,
+        at: i64,
+    },
+    /// A device leaves its library (a conflict if it was not in it).
+    Unlink {
+        library_id: String,
+        device_id: String,
+        at: i64,
+    },
+    /// A pairing offered (a conflict if its id is taken).
+    Pairing {
+        id: String,
+        library_id: String,
+        verifier: Hash,
+        envelope: Vec<u8>,
+        expires_at: i64,
+    },
+    /// A pairing used: gone after this (a conflict if it is gone or expired by `at`).
+    UsePairing { id: String, at: i64 },
+    /// A wrong proof for a pairing.
+    MissPairing { id: String },
+    /// Removes pairings expired by `at` or with [`MAX_PAIRING_MISSES`] wrong proofs.
+    ForgetPairings { at: i64 },
+    /// A slot's new entry, based on the entry the device had seen there (`None`: the slot was
+    /// empty). A conflict if the slot now holds another; nothing changes if it already holds
+    /// this one (a resend).
+    Entry {
+        library_id: String,
+        slot: String,
+        entry: String,
+        base: Option<String>,
+        blob: Vec<u8>,
+        device_id: String,
+        at: i64,
+    },
 }
+
+/// Wrong proofs after which a pairing is withdrawn.
+pub const MAX_PAIRING_MISSES: i64 = 5;
 
 impl Write {
     /// The game this write changes.
@@ -141,7 +200,15 @@ impl Write {
             | Write::Phrase { game_id, .. }
             | Write::Deadline { game_id, .. } => Some(game_id),
             Write::Game { id, .. } => Some(id),
-            Write::UseInvite { .. } => None,
+            Write::UseInvite { .. }
+            | Write::Library { .. }
+            | Write::Device { .. }
+            | Write::Unlink { .. }
+            | Write::Pairing { .. }
+            | Write::UsePairing { .. }
+            | Write::MissPairing { .. }
+            | Write::ForgetPairings { .. }
+            | Write::Entry { .. } => None,
         }
     }
 }
@@ -188,6 +255,38 @@ pub struct StoredInvite {
     pub game_id: String,
     pub seat: u8,
     pub used: bool,
+}
+
+/// A device of a library.
+#[derive(Clone, Debug)]
+pub struct StoredDevice {
+    pub library_id: String,
+    pub device_id: String,
+    /// Its name, sealed with the library's key.
+    pub name: Vec<u8>,
+    pub linked_at: i64,
+    pub unlinked_at: Option<i64>,
+}
+
+/// A pairing offered by a device of a library.
+#[derive(Clone, Debug)]
+pub struct StoredPairing {
+    pub library_id: String,
+    /// SHA-256 of the proof the joining device must send.
+    pub verifier: Hash,
+    /// The library's key, sealed with a key derived from the pairing code.
+    pub envelope: Vec<u8>,
+    pub expires_at: i64,
+    pub misses: i64,
+}
+
+/// A slot's newest entry.
+#[derive(Clone, Debug)]
+pub struct StoredEntry {
+    pub slot: String,
+    pub entry: String,
+    pub seq: i64,
+    pub blob: Vec<u8>,
 }
 
 /// A hash read from a byte column.

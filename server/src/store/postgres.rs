@@ -21,7 +21,10 @@
 //! sets it, `on` by default); concurrent commits share their WAL flushes (PostgreSQL's own
 //! group commit).
 
-use super::{Change, Store, StoreError, StoredAction, StoredGame, StoredInvite, Write, to_hash};
+use super::{
+    Change, MAX_PAIRING_MISSES, Store, StoreError, StoredAction, StoredDevice, StoredEntry,
+    StoredGame, StoredInvite, StoredPairing, Write, to_hash,
+};
 use crate::auth::Hash;
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
@@ -332,12 +335,120 @@ impl Store for PgStore {
             .map_err(|e| StoreError::Failed(e.to_string()))?
     }
 
+    async fn device(&self, token_hash: Hash) -> Result<Option<StoredDevice>, StoreError> {
+        let client = self.client().await?;
+        let query = client
+            .prepare_cached(&format!(
+                "SELECT {DEVICE_COLUMNS} FROM devices WHERE token_hash = $1"
+            ))
+            .await
+            .map_err(|e| failed(&e))?;
+        let row = client
+            .query_opt(&query, &[&&token_hash[..]])
+            .await
+            .map_err(|e| failed(&e))?;
+        Ok(row.as_ref().map(device_row))
+    }
+
+    async fn devices(&self, library_id: &str) -> Result<Vec<StoredDevice>, StoreError> {
+        let client = self.client().await?;
+        let query = client
+            .prepare_cached(&format!(
+                "SELECT {DEVICE_COLUMNS} FROM devices WHERE library_id = $1
+                 ORDER BY linked_at, id"
+            ))
+            .await
+            .map_err(|e| failed(&e))?;
+        let rows = client
+            .query(&query, &[&library_id])
+            .await
+            .map_err(|e| failed(&e))?;
+        Ok(rows.iter().map(device_row).collect())
+    }
+
+    async fn pairing(&self, id: &str) -> Result<Option<StoredPairing>, StoreError> {
+        let client = self.client().await?;
+        let query = client
+            .prepare_cached(
+                "SELECT library_id, verifier, envelope, expires_at, misses
+                 FROM pairings WHERE id = $1",
+            )
+            .await
+            .map_err(|e| failed(&e))?;
+        let row = client
+            .query_opt(&query, &[&id])
+            .await
+            .map_err(|e| failed(&e))?;
+        Ok(row.map(|r| StoredPairing {
+            library_id: r.get(0),
+            verifier: to_hash(r.get::<_, &[u8]>(1)),
+            envelope: r.get(2),
+            expires_at: r.get(3),
+            misses: i64::from(r.get::<_, i32>(4)),
+        }))
+    }
+
+    async fn entries(
+        &self,
+        library_id: &str,
+        after: i64,
+        limit: usize,
+    ) -> Result<(Vec<StoredEntry>, i64), StoreError> {
+        let mut client = self.client().await?;
+        let limit = number::<i64>(limit)?;
+        // One snapshot (repeatable read): the entries and the newest number agree.
+        let tx = client
+            .build_transaction()
+            .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .await
+            .map_err(|e| failed(&e))?;
+        let newest = tx
+            .query_opt("SELECT seq FROM libraries WHERE id = $1", &[&library_id])
+            .await
+            .map_err(|e| failed(&e))?
+            .map_or(0, |r| r.get::<_, i64>(0));
+        let rows = tx
+            .query(
+                "SELECT slot, entry, seq, blob FROM entries
+                 WHERE library_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+                &[&library_id, &after, &limit],
+            )
+            .await
+            .map_err(|e| failed(&e))?;
+        tx.commit().await.map_err(|e| failed(&e))?;
+        Ok((
+            rows.iter()
+                .map(|r| StoredEntry {
+                    slot: r.get(0),
+                    entry: r.get(1),
+                    seq: r.get(2),
+                    blob: r.get(3),
+                })
+                .collect(),
+            newest,
+        ))
+    }
+
     fn shared(&self) -> bool {
         true
     }
 
     fn changes(&self) -> Option<mpsc::UnboundedReceiver<Change>> {
         self.changes.lock().ok()?.take()
+    }
+}
+
+const DEVICE_COLUMNS: &str = "library_id, id, name, linked_at, unlinked_at";
+
+fn device_row(r: &tokio_postgres::Row) -> StoredDevice {
+    StoredDevice {
+        library_id: r.get(0),
+        device_id: r.get(1),
+        name: r.get(2),
+        linked_at: r.get(3),
+        unlinked_at: r.get(4),
     }
 }
 
@@ -533,6 +644,84 @@ fn statement(write: &Write) -> Result<Statement, StoreError> {
         Write::Deadline { game_id, deadline } => (
             "UPDATE games SET deadline = $2 WHERE id = $1",
             vec![Box::new(game_id), Box::new(deadline)],
+        ),
+        Write::Library { id, at } => (
+            "INSERT INTO libraries (id, created_at) VALUES ($1, $2)",
+            vec![Box::new(id), Box::new(at)],
+        ),
+        Write::Device {
+            library_id,
+            device_id,
+            token_hash,
+            name,
+            at,
+        } => (
+            "INSERT INTO devices (library_id, id, token_hash, name, linked_at)
+             VALUES ($1, $2, $3, $4, $5)",
+            vec![
+                Box::new(library_id),
+                Box::new(device_id),
+                Box::new(token_hash.to_vec()),
+                Box::new(name),
+                Box::new(at),
+            ],
+        ),
+        Write::Unlink {
+            library_id,
+            device_id,
+            at,
+        } => (
+            "SELECT qiguan_unlink($1, $2, $3)",
+            vec![Box::new(library_id), Box::new(device_id), Box::new(at)],
+        ),
+        Write::Pairing {
+            id,
+            library_id,
+            verifier,
+            envelope,
+            expires_at,
+        } => (
+            "INSERT INTO pairings (id, library_id, verifier, envelope, expires_at)
+             VALUES ($1, $2, $3, $4, $5)",
+            vec![
+                Box::new(id),
+                Box::new(library_id),
+                Box::new(verifier.to_vec()),
+                Box::new(envelope),
+                Box::new(expires_at),
+            ],
+        ),
+        Write::UsePairing { id, at } => (
+            "SELECT qiguan_use_pairing($1, $2)",
+            vec![Box::new(id), Box::new(at)],
+        ),
+        Write::MissPairing { id } => (
+            "UPDATE pairings SET misses = misses + 1 WHERE id = $1",
+            vec![Box::new(id)],
+        ),
+        Write::ForgetPairings { at } => (
+            "DELETE FROM pairings WHERE expires_at <= $1 OR misses >= $2",
+            vec![Box::new(at), Box::new(MAX_PAIRING_MISSES as i32)],
+        ),
+        Write::Entry {
+            library_id,
+            slot,
+            entry,
+            base,
+            blob,
+            device_id,
+            at,
+        } => (
+            "SELECT qiguan_put_entry($1, $2, $3, $4, $5, $6, $7)",
+            vec![
+                Box::new(library_id),
+                Box::new(slot),
+                Box::new(entry),
+                Box::new(base),
+                Box::new(blob),
+                Box::new(device_id),
+                Box::new(at),
+            ],
         ),
     };
     Ok(Statement { sql, params })

@@ -6,7 +6,10 @@
 //! move is acknowledged only after the commit that holds it is on disk. Readers are separate
 //! connections (WAL lets them read while the writer writes), opened as needed and kept.
 
-use super::{Change, Store, StoreError, StoredAction, StoredGame, StoredInvite, Write, to_hash};
+use super::{
+    Change, MAX_PAIRING_MISSES, Store, StoreError, StoredAction, StoredDevice, StoredEntry,
+    StoredGame, StoredInvite, StoredPairing, Write, to_hash,
+};
 use crate::auth::Hash;
 use async_trait::async_trait;
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
@@ -139,6 +142,93 @@ impl Store for SqliteStore {
             .await
             .map_err(|_| stopped())?;
         wait.await.map_err(|_| stopped())?
+    }
+
+    async fn device(&self, token_hash: Hash) -> Result<Option<StoredDevice>, StoreError> {
+        self.read(move |conn| {
+            conn.prepare_cached(&format!(
+                "SELECT {DEVICE_COLUMNS} FROM devices WHERE token_hash = ?1"
+            ))?
+            .query_row([&token_hash[..]], device_row)
+            .optional()
+        })
+        .await
+    }
+
+    async fn devices(&self, library_id: &str) -> Result<Vec<StoredDevice>, StoreError> {
+        let library_id = library_id.to_owned();
+        self.read(move |conn| {
+            conn.prepare_cached(&format!(
+                "SELECT {DEVICE_COLUMNS} FROM devices WHERE library_id = ?1
+                 ORDER BY linked_at, id"
+            ))?
+            .query_map([library_id], device_row)?
+            .collect()
+        })
+        .await
+    }
+
+    async fn pairing(&self, id: &str) -> Result<Option<StoredPairing>, StoreError> {
+        let id = id.to_owned();
+        self.read(move |conn| {
+            conn.query_row(
+                "SELECT library_id, verifier, envelope, expires_at, misses
+                 FROM pairings WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok(StoredPairing {
+                        library_id: r.get(0)?,
+                        verifier: to_hash(&r.get::<_, Vec<u8>>(1)?),
+                        envelope: r.get(2)?,
+                        expires_at: r.get(3)?,
+                        misses: r.get(4)?,
+                    })
+                },
+            )
+            .optional()
+        })
+        .await
+    }
+
+    async fn entries(
+        &self,
+        library_id: &str,
+        after: i64,
+        limit: usize,
+    ) -> Result<(Vec<StoredEntry>, i64), StoreError> {
+        let library_id = library_id.to_owned();
+        self.read(move |conn| {
+            // One read transaction: the entries and the newest number agree.
+            conn.execute_batch("BEGIN")?;
+            let result = (|| {
+                let newest: i64 = conn
+                    .query_row(
+                        "SELECT seq FROM libraries WHERE id = ?1",
+                        [&library_id],
+                        |r| r.get(0),
+                    )
+                    .optional()?
+                    .unwrap_or(0);
+                let entries = conn
+                    .prepare_cached(
+                        "SELECT slot, entry, seq, blob FROM entries
+                         WHERE library_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
+                    )?
+                    .query_map(params![library_id, after, limit as i64], |r| {
+                        Ok(StoredEntry {
+                            slot: r.get(0)?,
+                            entry: r.get(1)?,
+                            seq: r.get(2)?,
+                            blob: r.get(3)?,
+                        })
+                    })?
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok((entries, newest))
+            })();
+            conn.execute_batch("COMMIT")?;
+            result
+        })
+        .await
     }
 
     fn shared(&self) -> bool {
@@ -376,8 +466,151 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
                 params![game_id, deadline],
             )
             .map_err(classify),
+        Write::Library { id, at } => conn
+            .execute(
+                "INSERT INTO libraries (id, created_at) VALUES (?1, ?2)",
+                params![id, at],
+            )
+            .map_err(classify),
+        Write::Device {
+            library_id,
+            device_id,
+            token_hash,
+            name,
+            at,
+        } => conn
+            .execute(
+                "INSERT INTO devices (library_id, id, token_hash, name, linked_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![library_id, device_id, &token_hash[..], name, at],
+            )
+            .map_err(classify),
+        Write::Unlink {
+            library_id,
+            device_id,
+            at,
+        } => match conn.execute(
+            "UPDATE devices SET unlinked_at = ?3
+             WHERE library_id = ?1 AND id = ?2 AND unlinked_at IS NULL",
+            params![library_id, device_id, at],
+        ) {
+            Ok(1) => Ok(1),
+            Ok(_) => Err(StoreError::Conflict(format!(
+                "device {device_id} is not linked"
+            ))),
+            Err(e) => Err(classify(e)),
+        },
+        Write::Pairing {
+            id,
+            library_id,
+            verifier,
+            envelope,
+            expires_at,
+        } => conn
+            .execute(
+                "INSERT INTO pairings (id, library_id, verifier, envelope, expires_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![id, library_id, &verifier[..], envelope, expires_at],
+            )
+            .map_err(classify),
+        Write::UsePairing { id, at } => match conn.execute(
+            "DELETE FROM pairings WHERE id = ?1 AND expires_at > ?2",
+            params![id, at],
+        ) {
+            Ok(1) => Ok(1),
+            Ok(_) => Err(StoreError::Conflict(format!(
+                "pairing {id} is used or expired"
+            ))),
+            Err(e) => Err(classify(e)),
+        },
+        Write::MissPairing { id } => conn
+            .execute(
+                "UPDATE pairings SET misses = misses + 1 WHERE id = ?1",
+                [id],
+            )
+            .map_err(classify),
+        Write::ForgetPairings { at } => conn
+            .execute(
+                "DELETE FROM pairings WHERE expires_at <= ?1 OR misses >= ?2",
+                params![at, MAX_PAIRING_MISSES],
+            )
+            .map_err(classify),
+        Write::Entry {
+            library_id,
+            slot,
+            entry,
+            base,
+            blob,
+            device_id,
+            at,
+        } => put_entry(
+            conn,
+            library_id,
+            slot,
+            entry,
+            base.as_deref(),
+            blob,
+            device_id,
+            *at,
+        ),
     }
     .map(|_| ())
+}
+
+const DEVICE_COLUMNS: &str = "library_id, id, name, linked_at, unlinked_at";
+
+fn device_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredDevice> {
+    Ok(StoredDevice {
+        library_id: r.get(0)?,
+        device_id: r.get(1)?,
+        name: r.get(2)?,
+        linked_at: r.get(3)?,
+        unlinked_at: r.get(4)?,
+    })
+}
+
+/// Writes a slot's entry as [`Write::Entry`] says.
+#[allow(clippy::too_many_arguments)]
+fn put_entry(
+    conn: &Connection,
+    library_id: &str,
+    slot: &str,
+    entry: &str,
+    base: Option<&str>,
+    blob: &[u8],
+    device_id: &str,
+    at: i64,
+) -> Result<usize, StoreError> {
+    let current: Option<String> = conn
+        .prepare_cached("SELECT entry FROM entries WHERE library_id = ?1 AND slot = ?2")
+        .and_then(|mut s| s.query_row([library_id, slot], |r| r.get(0)).optional())
+        .map_err(classify)?;
+    if current.as_deref() == Some(entry) {
+        return Ok(0);
+    }
+    if current.as_deref() != base {
+        return Err(StoreError::Conflict(format!(
+            "slot {slot} holds a newer entry"
+        )));
+    }
+    let seq: i64 = conn
+        .query_row(
+            "UPDATE libraries SET seq = seq + 1 WHERE id = ?1 RETURNING seq",
+            [library_id],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(classify)?
+        .ok_or_else(|| StoreError::Conflict(format!("no library {library_id}")))?;
+    conn.prepare_cached(
+        "INSERT INTO entries (library_id, slot, entry, seq, blob, device_id, at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT (library_id, slot) DO UPDATE
+             SET entry = excluded.entry, seq = excluded.seq, blob = excluded.blob,
+                 device_id = excluded.device_id, at = excluded.at",
+    )
+    .and_then(|mut s| s.execute(params![library_id, slot, entry, seq, blob, device_id, at]))
+    .map_err(classify)
 }
 
 /// Reads one game and everything in it.

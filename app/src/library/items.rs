@@ -1,0 +1,434 @@
+//! What a library holds, as this device's SQLite file has it: items (a game, a deleted game,
+//! a shared setting), read out as snapshots and merged back in.
+//!
+//! Merging is deterministic. The server keeps one newest entry per slot and accepts a write
+//! only on top of the entry the device last saw, so every slot's history is one line that every
+//! device reads in the same order. A device applies what it reads unless it changed the same
+//! item itself since it last wrote it:
+//! - a game whose record one side extends (records only grow, bar an undo): the longer wins;
+//! - a game played on both sides from the same point (pass-and-play on two devices offline):
+//!   the one that reached the server first keeps the game's uid, this device's line becomes a
+//!   copy under a new uid, so no move is lost and both devices end with both games;
+//! - a correspondence game: the game server decides, as today; the library only carries it to
+//!   other devices, and their own sync with the game server brings it up to date;
+//! - a deleted game stays deleted (a tombstone in its slot);
+//! - a setting: the last one written wins.
+
+use crate::store::{Store, StoreError};
+use rusqlite::{OptionalExtension, Transaction, params};
+use serde::{Deserialize, Serialize};
+
+/// One item of a library, as sealed into an entry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "item", rename_all = "kebab-case")]
+pub enum Item {
+    /// A game with everything to show and resume it.
+    Game(Box<GameSnapshot>),
+    /// A game deleted on some device: deleted everywhere.
+    Deleted {
+        /// The game's uid.
+        uid: String,
+    },
+    /// A shared setting; `None` once it was removed.
+    Setting {
+        /// Its key.
+        key: String,
+        /// Its value.
+        value: Option<String>,
+    },
+}
+
+impl Item {
+    /// The name this item goes by on every device (its slot is derived from it).
+    pub fn name(&self) -> String {
+        match self {
+            Item::Game(g) => format!("g:{}", g.uid),
+            Item::Deleted { uid } => format!("g:{uid}"),
+            Item::Setting { key, .. } => format!("s:{key}"),
+        }
+    }
+}
+
+/// A game as its stored rows say, without the device's own ids.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameSnapshot {
+    pub uid: String,
+    pub kind: String,
+    pub mode: String,
+    pub options: String,
+    pub setup: String,
+    pub players: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub status: String,
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    pub plies: i64,
+    pub moves: i64,
+    pub computers: Option<String>,
+    /// Actor and action of each recorded action.
+    pub actions: Vec<(String, String)>,
+    /// For a correspondence game: where it is played and this player's seat there.
+    pub remote: Option<RemoteSnapshot>,
+}
+
+/// A correspondence game's binding to its server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RemoteSnapshot {
+    pub server: String,
+    pub remote_id: String,
+    pub seat: i64,
+    pub token: String,
+    pub invite_code: Option<String>,
+    pub days_per_move: i64,
+    pub deadline: Option<i64>,
+    pub your_turn: bool,
+    pub seat_view: Option<String>,
+}
+
+/// Whether a setting is the player's (shared) rather than this device's; the same rule as
+/// the triggers of schema 7.
+pub fn shared_setting(key: &str) -> bool {
+    matches!(key, "notation" | "confirm-moves" | "auto-move" | "tips")
+        || key.starts_with("junqi-layout:")
+        || key.starts_with("tip-seen:")
+}
+
+/// The item `name` names as this device has it now: `None` when it is nothing to send (a
+/// setting this device never had).
+pub fn snapshot(store: &Store, name: &str) -> Result<Option<Item>, StoreError> {
+    if let Some(uid) = name.strip_prefix("g:") {
+        return Ok(Some(match game(store, uid)? {
+            Some(g) => Item::Game(Box::new(g)),
+            None => Item::Deleted {
+                uid: uid.to_owned(),
+            },
+        }));
+    }
+    if let Some(key) = name.strip_prefix("s:") {
+        if !shared_setting(key) {
+            return Ok(None);
+        }
+        return Ok(Some(Item::Setting {
+            key: key.to_owned(),
+            value: store.setting(key)?,
+        }));
+    }
+    Ok(None)
+}
+
+/// Every game this device holds, by uid: what two linked devices must agree on.
+pub fn games(store: &Store) -> Result<Vec<GameSnapshot>, StoreError> {
+    let uids: Vec<String> = store
+        .conn
+        .prepare("SELECT uid FROM games ORDER BY uid")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let mut out = Vec::with_capacity(uids.len());
+    for uid in uids {
+        if let Some(g) = game(store, &uid)? {
+            out.push(g);
+        }
+    }
+    Ok(out)
+}
+
+fn game(store: &Store, uid: &str) -> Result<Option<GameSnapshot>, StoreError> {
+    let conn = &store.conn;
+    let row = conn
+        .query_row(
+            "SELECT id, kind, mode, options, setup, players, created_at, updated_at, status,
+                    result, reason, plies, moves, computers
+             FROM games WHERE uid = ?1",
+            [uid],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    GameSnapshot {
+                        uid: uid.to_owned(),
+                        kind: r.get(1)?,
+                        mode: r.get(2)?,
+                        options: r.get(3)?,
+                        setup: r.get(4)?,
+                        players: r.get(5)?,
+                        created_at: r.get(6)?,
+                        updated_at: r.get(7)?,
+                        status: r.get(8)?,
+                        result: r.get(9)?,
+                        reason: r.get(10)?,
+                        plies: r.get(11)?,
+                        moves: r.get(12)?,
+                        computers: r.get(13)?,
+                        actions: Vec::new(),
+                        remote: None,
+                    },
+                ))
+            },
+        )
+        .optional()?;
+    let Some((id, mut g)) = row else {
+        return Ok(None);
+    };
+    g.actions = conn
+        .prepare_cached("SELECT actor, action FROM actions WHERE game_id = ?1 ORDER BY ply")?
+        .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    g.remote = conn
+        .query_row(
+            "SELECT server, remote_id, seat, token, invite_code, days_per_move, deadline,
+                    your_turn, seat_view
+             FROM remote_games WHERE game_id = ?1",
+            [id],
+            |r| {
+                Ok(RemoteSnapshot {
+                    server: r.get(0)?,
+                    remote_id: r.get(1)?,
+                    seat: r.get(2)?,
+                    token: r.get(3)?,
+                    invite_code: r.get(4)?,
+                    days_per_move: r.get(5)?,
+                    deadline: r.get(6)?,
+                    your_turn: r.get(7)?,
+                    seat_view: r.get(8)?,
+                })
+            },
+        )
+        .optional()?;
+    if g.remote.is_some() {
+        // Actions still queued here are not the game's yet: the game server decides on them.
+        let queued: i64 = conn.query_row(
+            "SELECT count(*) FROM outbox WHERE game_id = ?1",
+            [id],
+            |r| r.get(0),
+        )?;
+        let keep = g.actions.len().saturating_sub(queued as usize);
+        g.actions.truncate(keep);
+    }
+    Ok(Some(g))
+}
+
+/// What applying an item did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// This device now holds it as read.
+    Taken,
+    /// This device's own change since its last write stays (and will be written over it).
+    KeptOurs,
+    /// Both sides played the game from the same point: this device's line became a copy.
+    Forked,
+}
+
+/// The change mark of `name`, if any: (generation).
+pub fn mark(tx: &Transaction<'_>, name: &str) -> Result<Option<i64>, StoreError> {
+    Ok(tx
+        .query_row(
+            "SELECT gen FROM library_dirty WHERE item = ?1",
+            [name],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+fn unmark(tx: &Transaction<'_>, name: &str) -> Result<(), StoreError> {
+    tx.execute("DELETE FROM library_dirty WHERE item = ?1", [name])?;
+    Ok(())
+}
+
+/// Applies an item read from the library, inside the caller's transaction.
+pub fn apply(tx: &Transaction<'_>, item: &Item) -> Result<Applied, StoreError> {
+    let name = item.name();
+    let ours = mark(tx, &name)?.is_some();
+    let applied = match item {
+        Item::Deleted { uid } => {
+            tx.execute("DELETE FROM games WHERE uid = ?1", [uid])?;
+            Applied::Taken
+        }
+        Item::Setting { key, value } => {
+            if !shared_setting(key) {
+                return Ok(Applied::KeptOurs);
+            }
+            if ours {
+                Applied::KeptOurs
+            } else {
+                match value {
+                    Some(v) => tx.execute(
+                        "INSERT INTO settings (key, value) VALUES (?1, ?2)
+                         ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                        params![key, v],
+                    )?,
+                    None => tx.execute("DELETE FROM settings WHERE key = ?1", [key])?,
+                };
+                Applied::Taken
+            }
+        }
+        Item::Game(theirs) => apply_game(tx, theirs, ours)?,
+    };
+    if applied != Applied::KeptOurs {
+        // What this device holds is now what the library holds: nothing of it to send.
+        unmark(tx, &name)?;
+    }
+    Ok(applied)
+}
+
+fn local_game(tx: &Transaction<'_>, uid: &str) -> Result<Option<(i64, bool)>, StoreError> {
+    Ok(tx
+        .query_row(
+            "SELECT id, EXISTS (SELECT 1 FROM remote_games WHERE game_id = games.id)
+             FROM games WHERE uid = ?1",
+            [uid],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?)
+}
+
+fn local_actions(tx: &Transaction<'_>, id: i64) -> Result<Vec<(String, String)>, StoreError> {
+    Ok(tx
+        .prepare_cached("SELECT actor, action FROM actions WHERE game_id = ?1 ORDER BY ply")?
+        .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?)
+}
+
+fn apply_game(
+    tx: &Transaction<'_>,
+    theirs: &GameSnapshot,
+    ours_changed: bool,
+) -> Result<Applied, StoreError> {
+    let Some((id, remote)) = local_game(tx, &theirs.uid)? else {
+        insert_game(tx, theirs)?;
+        return Ok(Applied::Taken);
+    };
+    let mine = local_actions(tx, id)?;
+    if remote {
+        // The game server holds the record: take the longer one unless moves wait here.
+        let queued: i64 = tx.query_row(
+            "SELECT count(*) FROM outbox WHERE game_id = ?1",
+            [id],
+            |r| r.get(0),
+        )?;
+        if queued == 0 && theirs.actions.len() > mine.len() {
+            replace_game(tx, id, theirs)?;
+            return Ok(Applied::Taken);
+        }
+        return Ok(if ours_changed {
+            Applied::KeptOurs
+        } else {
+            Applied::Taken
+        });
+    }
+    if !ours_changed || mine == theirs.actions {
+        replace_game(tx, id, theirs)?;
+        return Ok(Applied::Taken);
+    }
+    if mine.starts_with(&theirs.actions) {
+        return Ok(Applied::KeptOurs);
+    }
+    if theirs.actions.starts_with(&mine) {
+        replace_game(tx, id, theirs)?;
+        return Ok(Applied::Taken);
+    }
+    // Played from the same point on two devices: ours moves to a new uid (the trigger marks it
+    // to be sent), theirs takes the game's place.
+    tx.execute(
+        "UPDATE games SET uid = lower(hex(randomblob(16))) WHERE id = ?1",
+        [id],
+    )?;
+    insert_game(tx, theirs)?;
+    Ok(Applied::Forked)
+}
+
+fn insert_game(tx: &Transaction<'_>, g: &GameSnapshot) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO games (uid, kind, mode, options, setup, players, created_at, updated_at,
+                            status, result, reason, plies, moves, computers)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+        params![
+            g.uid,
+            g.kind,
+            g.mode,
+            g.options,
+            g.setup,
+            g.players,
+            g.created_at,
+            g.updated_at,
+            g.status,
+            g.result,
+            g.reason,
+            g.plies,
+            g.moves,
+            g.computers
+        ],
+    )?;
+    let id = tx.last_insert_rowid();
+    insert_actions(tx, id, &g.actions)?;
+    if let Some(r) = &g.remote {
+        tx.execute(
+            "INSERT INTO remote_games (game_id, server, remote_id, seat, token, invite_code,
+                                       days_per_move, deadline, your_turn, seat_view)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            params![
+                id,
+                r.server,
+                r.remote_id,
+                r.seat,
+                r.token,
+                r.invite_code,
+                r.days_per_move,
+                r.deadline,
+                r.your_turn,
+                r.seat_view
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+fn insert_actions(
+    tx: &Transaction<'_>,
+    id: i64,
+    actions: &[(String, String)],
+) -> Result<(), StoreError> {
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO actions (game_id, ply, actor, action) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (ply, (actor, action)) in actions.iter().enumerate() {
+        insert.execute(params![id, ply as i64, actor, action])?;
+    }
+    Ok(())
+}
+
+fn replace_game(tx: &Transaction<'_>, id: i64, g: &GameSnapshot) -> Result<(), StoreError> {
+    tx.execute(
+        "UPDATE games SET kind = ?2, mode = ?3, options = ?4, setup = ?5, players = ?6,
+                          created_at = ?7, updated_at = ?8, status = ?9, result = ?10,
+                          reason = ?11, plies = ?12, moves = ?13, computers = ?14
+         WHERE id = ?1",
+        params![
+            id,
+            g.kind,
+            g.mode,
+            g.options,
+            g.setup,
+            g.players,
+            g.created_at,
+            g.updated_at,
+            g.status,
+            g.result,
+            g.reason,
+            g.plies,
+            g.moves,
+            g.computers
+        ],
+    )?;
+    tx.execute("DELETE FROM actions WHERE game_id = ?1", [id])?;
+    insert_actions(tx, id, &g.actions)?;
+    if let Some(r) = &g.remote {
+        // The binding never changes; what was last heard of the game may.
+        tx.execute(
+            "UPDATE remote_games SET deadline = ?2, your_turn = ?3,
+                    seat_view = coalesce(?4, seat_view)
+             WHERE game_id = ?1",
+            params![id, r.deadline, r.your_turn, r.seat_view],
+        )?;
+    }
+    Ok(())
+}
