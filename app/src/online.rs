@@ -53,6 +53,52 @@ pub enum Command {
     /// The app is back in the foreground: start the long poll again (its connection may have
     /// died meanwhile), send what waits, and re-read every game.
     Resumed,
+    /// Linked devices: see [`LibraryCommand`].
+    Library(LibraryCommand),
+}
+
+/// What the Devices screen asks of the worker.
+#[derive(Debug)]
+pub enum LibraryCommand {
+    /// Report where this device stands (linked or not) and, if linked, its devices.
+    Show,
+    /// Start a library on `server` with this device.
+    Start { server: String, name: String },
+    /// Offer a pairing code for another device.
+    Offer,
+    /// Join the library a code opens.
+    Join {
+        server: String,
+        code: String,
+        name: String,
+    },
+    /// Unlink a device (this one too).
+    Unlink(String),
+    /// Sync now.
+    Sync,
+}
+
+/// What the worker reports about linked devices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LibraryEvent {
+    /// Where this device stands: its server when it is in a library, whether it was unlinked,
+    /// and the library's devices as last heard.
+    State {
+        server: Option<String>,
+        unlinked: bool,
+        devices: Vec<crate::library::Device>,
+    },
+    /// A pairing code to show.
+    Offer(crate::library::Offer),
+    /// A sync under way has read or sent this much so far (each step is committed here).
+    Progress(crate::library::Synced),
+    /// A sync finished (at this time, Unix ms) with these results.
+    Synced {
+        at: i64,
+        done: crate::library::Synced,
+    },
+    /// Something failed; `code` as [`SyncError::code`] gives it.
+    Failed(String),
 }
 
 /// What the worker reports.
@@ -72,6 +118,8 @@ pub enum Event {
     /// Something failed; `what` is `create`, `join` or `sync`, `code` says why in a word the
     /// screen translates (see [`SyncError::code`]).
     Failed { what: &'static str, code: String },
+    /// About linked devices.
+    Library(LibraryEvent),
 }
 
 /// A handle to the worker.
@@ -128,6 +176,7 @@ async fn run(
     events: std_mpsc::Sender<Event>,
     wake: impl Fn() + Send + 'static,
 ) {
+    let wake = std::sync::Arc::new(wake);
     let emit = |e: Event| {
         let _ = events.send(e);
         wake();
@@ -146,6 +195,17 @@ async fn run(
         game: None,
         internal,
     };
+    let mut library = crate::library::Library::open(&data_dir).ok();
+    if let Some(library) = library.as_mut() {
+        // Each committed step of a sync, as it happens (the Devices screen counts them).
+        let (events, wake) = (events.clone(), wake.clone());
+        library.on_progress(Box::new(move |done| {
+            let _ = events.send(Event::Library(LibraryEvent::Progress(*done)));
+            wake();
+        }));
+    }
+    // A linked device syncs its library now and then, and at once when asked.
+    let mut library_tick = tokio::time::interval(LIBRARY_SYNC);
     // While actions wait in the outbox, retry every few seconds; a late tick means the app was
     // away.
     let mut retry = tokio::time::interval(Duration::from_secs(5));
@@ -153,6 +213,7 @@ async fn run(
     loop {
         let command = tokio::select! {
             c = rx.recv() => match c { Some(c) => c, None => break },
+            _ = library_tick.tick() => Command::Library(LibraryCommand::Sync),
             _ = retry.tick() => {
                 let now = SystemTime::now();
                 let away = slept(last_tick, now);
@@ -166,11 +227,106 @@ async fn run(
                 }
             }
         };
+        if let Command::Library(command) = command {
+            if let Some(library) = library.as_mut() {
+                library_command(library, command, &emit).await;
+            }
+            continue;
+        }
+        let resumed = matches!(command, Command::Resumed);
         handle(&mut engine, &mut follow, command, &emit).await;
+        if resumed && let Some(library) = library.as_mut() {
+            // Back from the background: other devices may have played meanwhile.
+            library_command(library, LibraryCommand::Sync, &emit).await;
+        }
         let heard = engine.take_heard();
         if !heard.is_empty() {
             emit(Event::Heard(heard));
         }
+    }
+}
+
+/// How often a linked device syncs its library while the app runs.
+const LIBRARY_SYNC: Duration = Duration::from_secs(30);
+
+/// Carries out a command about linked devices.
+async fn library_command(
+    library: &mut crate::library::Library,
+    command: LibraryCommand,
+    emit: &impl Fn(Event),
+) {
+    use crate::library::Library;
+    let fail = |e: SyncError| emit(Event::Library(LibraryEvent::Failed(e.code())));
+    async fn state(library: &mut Library, emit: &impl Fn(Event)) {
+        let link = library.link().ok().flatten();
+        let devices = match &link {
+            Some(l) if !l.unlinked => library.devices().await.unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        // Listing may have found this device unlinked.
+        let link = library.link().ok().flatten();
+        emit(Event::Library(LibraryEvent::State {
+            server: link.as_ref().map(|l| l.server.clone()),
+            unlinked: link.is_some_and(|l| l.unlinked),
+            devices,
+        }));
+    }
+    async fn sync(library: &mut Library, emit: &impl Fn(Event)) -> Result<(), SyncError> {
+        let done = library.sync().await;
+        let changed = library.take_changed();
+        let done = done?;
+        if done.taken > 0 {
+            // Games came from another device: the lists and any open game read them again.
+            emit(Event::Changed(changed));
+        }
+        emit(Event::Library(LibraryEvent::Synced {
+            at: crate::library::now_ms(),
+            done,
+        }));
+        Ok(())
+    }
+    match command {
+        LibraryCommand::Show => state(library, emit).await,
+        LibraryCommand::Sync => {
+            let linked = library.link().ok().flatten().is_some_and(|l| !l.unlinked);
+            if linked {
+                match sync(library, emit).await {
+                    Ok(()) => {}
+                    // Offline: the next tick tries again; the screen says so when open.
+                    Err(e) => {
+                        let unlinked = e.code() == "device-unlinked";
+                        fail(e);
+                        if unlinked {
+                            state(library, emit).await;
+                        }
+                    }
+                }
+            }
+        }
+        LibraryCommand::Start { server, name } => match library.create(&server, &name).await {
+            Ok(_) => {
+                let _ = sync(library, emit).await.map_err(fail);
+                state(library, emit).await;
+            }
+            Err(e) => fail(e),
+        },
+        LibraryCommand::Offer => match library.offer().await {
+            Ok(offer) => emit(Event::Library(LibraryEvent::Offer(offer))),
+            Err(e) => fail(e),
+        },
+        LibraryCommand::Join { server, code, name } => {
+            match library.join(&server, &code, &name).await {
+                Ok(_) => {
+                    let _ = sync(library, emit).await.map_err(fail);
+                    state(library, emit).await;
+                }
+                Err(e) => fail(e),
+            }
+        }
+        LibraryCommand::Unlink(device) => match library.unlink(&device).await {
+            Ok(()) => state(library, emit).await,
+            Err(e) => fail(e),
+        },
     }
 }
 
@@ -260,6 +416,8 @@ async fn handle(
             report(engine, emit, result);
         }
         Command::Watch(target) => follow.start(engine, target),
+        // The worker's loop hands these to the library engine.
+        Command::Library(_) => {}
         Command::Resumed => {
             follow.start(engine, follow.game);
             let flushed = engine.flush().await.map(|f| f.changed);

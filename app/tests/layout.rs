@@ -143,7 +143,7 @@ fn latin_words(text: &str) -> Option<String> {
 }
 
 /// A board point or a move in coordinates (`e6`, `h3e3`), WXF (`C8+2`, `P1=2`), an invite
-/// code (`ABCDE-FGHJK`), a version or file name (`0.1.0`), or one of Sea-land-air's named
+/// code (`ABCDE-FGHJK`) or pairing code (`ABCD-EFGH-JKMN`), a version or file name (`0.1.0`), or one of Sea-land-air's named
 /// points (the airports and the rail bridge).
 fn is_notation(w: &str) -> bool {
     let point = |s: &str| {
@@ -160,9 +160,15 @@ fn is_notation(w: &str) -> bool {
         && w.as_bytes()[5] == b'-'
         && w.chars()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-');
+    // A device pairing code (`ABCD-EFGH-JKMN`).
+    let pairing = w.len() == 14
+        && w.as_bytes()[4] == b'-'
+        && w.as_bytes()[9] == b'-'
+        && w.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-');
     let dotted = w.contains('.') && w.split('.').all(|p| !p.is_empty());
     let named = ["sw", "se", "nw", "ne", "br"].contains(&w);
-    point(w) || halves || wxf || code || dotted || named
+    point(w) || halves || wxf || code || pairing || dotted || named
 }
 
 #[test]

@@ -159,13 +159,15 @@ fn protocol(e: impl std::fmt::Display) -> SyncError {
 
 /// Called after each step of a sync is committed here (a page read, a write acknowledged),
 /// with the totals so far.
-pub type Progress = Box<dyn FnMut(&Synced) + Send>;
+pub type Progress = Box<dyn FnMut(&Synced)>;
 
 /// The library engine of one device.
 pub struct Library {
     store: Store,
     client: Client,
     progress: Option<Progress>,
+    /// Local games that reading from the library changed, since [`Library::take_changed`].
+    changed: Vec<crate::store::GameId>,
 }
 
 impl std::fmt::Debug for Library {
@@ -188,7 +190,16 @@ impl Library {
             store,
             client,
             progress: None,
+            changed: Vec::new(),
         }
+    }
+
+    /// The local games that syncs changed since the last call (open screens reload them).
+    pub fn take_changed(&mut self) -> Vec<crate::store::GameId> {
+        let mut ids = std::mem::take(&mut self.changed);
+        ids.sort();
+        ids.dedup();
+        ids
     }
 
     /// Reports each committed step of the next syncs to `f`.
@@ -610,6 +621,7 @@ impl Library {
                 )
                 .await?;
             let tx = self.store.conn.transaction().map_err(storage)?;
+            let mut changed = Vec::new();
             let mut last = cursor;
             for e in &page.entries {
                 last = last.max(e.seq);
@@ -637,6 +649,16 @@ impl Library {
                         match items::apply(&tx, &item)? {
                             items::Applied::Forked => done.forked += 1,
                             items::Applied::Taken | items::Applied::KeptOurs => {}
+                        }
+                        if let Item::Game(g) = &item
+                            && let Some(id) = tx
+                                .query_row("SELECT id FROM games WHERE uid = ?1", [&g.uid], |r| {
+                                    r.get(0)
+                                })
+                                .optional()
+                                .map_err(storage)?
+                        {
+                            changed.push(crate::store::GameId(id));
                         }
                         done.taken += 1;
                     }
@@ -669,6 +691,7 @@ impl Library {
             tx.execute("UPDATE library SET cursor = ?1", [last])
                 .map_err(storage)?;
             tx.commit().map_err(storage)?;
+            self.changed.extend(changed);
             self.progressed(done);
             if !page.more {
                 return Ok(());

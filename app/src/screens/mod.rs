@@ -2,9 +2,10 @@
 
 pub mod about;
 pub mod aeroplane;
+pub mod devices;
 pub mod failure;
 pub mod hidden;
-pub mod history;
+mod history;
 pub mod home;
 pub mod junqi;
 pub mod nav;
@@ -56,6 +57,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
     online::connect(ctx);
     history::connect(ctx);
     settings::connect(ctx);
+    devices::connect(ctx);
     about::connect(ctx);
     stats::connect(ctx);
     rules::connect(ctx);

@@ -53,6 +53,7 @@ impl Ctx {
             Screen::Home => super::home::refresh(self),
             Screen::History => super::history::show(self),
             Screen::Settings => super::settings::refresh(self),
+            Screen::Devices => super::devices::refresh(self),
             Screen::Statistics => super::stats::refresh(self),
             Screen::Rules => super::rules::refresh(self),
             _ => {}

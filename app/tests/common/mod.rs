@@ -820,6 +820,7 @@ pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &s
     ui.global::<Nav>().invoke_back();
     rules_tour(&app, &mut visit);
     online_tour(&app, &mut visit);
+    devices_tour(&app, &mut visit);
     drop(app);
 
     // A damaged database: the failure screen.
@@ -959,6 +960,63 @@ fn xiangqi_computer_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
 
 /// Correspondence: the empty screen, then (as the worker would fill it) a game just created with
 /// its invite code, a typed code, and games waiting, my turn first.
+/// Linked devices against a server in this process: the screen before linking, a pairing code
+/// offered (with its QR code on a desktop), and two devices linked (the second one an engine
+/// driven directly, joining with the code on screen).
+fn devices_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
+    let ui = app.window();
+    let server_dir = tempfile::tempdir().expect("a temporary directory");
+    let url = server(server_dir.path());
+    let settings = ui.global::<SettingsAdapter>();
+    ui.global::<HomeAdapter>().invoke_settings();
+    settings.set_server(url.clone().into());
+    settings.invoke_changed();
+    settings.invoke_devices();
+    let d = ui.global::<qiguan_app::ui::DevicesAdapter>();
+    assert_eq!(ui.global::<Nav>().get_screen(), Screen::Devices);
+    until(app, Duration::from_secs(30), || !d.get_busy());
+    assert_eq!(d.get_state(), 0, "in no library yet");
+    d.set_device_name("书房电脑".into());
+    visit(app, "devices");
+
+    d.invoke_start();
+    until(app, Duration::from_secs(30), || {
+        !d.get_busy() && d.get_state() == 1
+    });
+    d.invoke_make_offer();
+    until(app, Duration::from_secs(30), || {
+        !d.get_busy() && !d.get_offer().is_empty()
+    });
+    visit(app, "devices-code");
+
+    let phone_dir = tempfile::tempdir().expect("a temporary directory");
+    let code = d.get_offer().to_string();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    rt.block_on(async {
+        let mut phone = qiguan_app::library::Library::open(phone_dir.path()).expect("a store");
+        phone.join(&url, &code, "小米手机").await.expect("joined");
+        phone.sync().await.expect("synced");
+    });
+    d.invoke_close_offer();
+    d.invoke_sync_now();
+    until(app, Duration::from_secs(30), || {
+        !d.get_busy() && d.get_devices().row_count() == 2
+    });
+    until(app, Duration::from_secs(30), || {
+        (0..2).all(|i| {
+            d.get_devices()
+                .row_data(i)
+                .is_some_and(|r| !r.name.is_empty())
+        })
+    });
+    visit(app, "devices-linked");
+    ui.global::<Nav>().invoke_back();
+    ui.global::<Nav>().invoke_back();
+}
+
 fn online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     let ui = app.window();
     ui.global::<HomeAdapter>().invoke_online();
