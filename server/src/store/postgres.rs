@@ -12,9 +12,9 @@
 //! being changed. Unique keys back the guard up, and an invite is used by `qiguan_use_invite`,
 //! which raises when the invite was used already.
 //!
-//! Every commit also sends `NOTIFY qiguan_games` with the process's id and the game's id, which
-//! PostgreSQL delivers only once the transaction commits; every process listens on its own
-//! connection and drops the game from its cache. If that connection drops, the listener
+//! Every commit is followed (in the same pipeline, in a transaction of its own: see
+//! [`commit_on`]) by `NOTIFY qiguan_games` with the process's id and the game's id; every
+//! process listens on its own connection and drops the game from its cache. If that connection drops, the listener
 //! reconnects and reports [`Change::Lost`] (anything cached may be stale).
 //!
 //! Durability: a commit returns after PostgreSQL's commit (synchronous_commit as the database
@@ -462,15 +462,25 @@ struct Statement {
 const GUARD_FAILED: &str = "QG001";
 
 /// Commits `writes` in one transaction, sent as one pipeline: `BEGIN`, the guard, every write,
-/// a notification per game, `COMMIT`. A statement that fails aborts the transaction (the rest
-/// fail too and `COMMIT` rolls back), so the checks are statements that raise: the guard and
-/// the invite's use (migration V2), unique keys.
+/// `COMMIT`; then, in a transaction of its own, a notification per game. A statement that fails
+/// aborts the transaction (the rest fail too and `COMMIT` rolls back), so the checks are
+/// statements that raise: the guard and the invite's use (migration V2), unique keys.
+///
+/// Why the notifications come after: PostgreSQL serialises the commits of transactions that
+/// notify (a database-wide lock, held until the commit record is flushed), so notifying inside
+/// the game's transaction made every move wait for the flushes of all the moves before it, one
+/// at a time, and no two moves shared a flush. The game's transaction now commits (and
+/// group-commits) like any other; the notification follows at once as a statement of its own
+/// (its own transaction) that writes nothing durable (`synchronous_commit` off: it holds the
+/// lock only for the commit itself). It is still delivered only after the game's commit, as listeners need. A
+/// notification lost to a crash of the database costs nothing: every listener's connection
+/// drops with it and forgets its cached games ([`Change::Lost`]).
 async fn commit_on(pool: &Pool, instance: &str, writes: &[Write]) -> Result<(), StoreError> {
     let client = pool
         .get()
         .await
         .map_err(|e| StoreError::Failed(format!("PostgreSQL: {e}")))?;
-    let mut statements = Vec::with_capacity(writes.len() + 4);
+    let mut statements = Vec::with_capacity(writes.len() + 6);
     statements.push(Statement {
         sql: "BEGIN",
         params: Vec::new(),
@@ -478,27 +488,30 @@ async fn commit_on(pool: &Pool, instance: &str, writes: &[Write]) -> Result<(), 
     for write in writes {
         statements.push(statement(write)?);
     }
-    let mut games: Vec<&str> = writes.iter().filter_map(Write::game_id).collect();
-    games.sort_unstable();
-    games.dedup();
-    for game in games {
-        statements.push(Statement {
-            sql: "SELECT pg_notify($1, $2)",
-            params: vec![Box::new(CHANNEL), Box::new(format!("{instance} {game}"))],
-        });
-    }
     statements.push(Statement {
         sql: "COMMIT",
         params: Vec::new(),
     });
+    // The game's transaction ends here; what follows only tells the other servers.
+    let committed = statements.len();
+    let mut games: Vec<&str> = writes.iter().filter_map(Write::game_id).collect();
+    games.sort_unstable();
+    games.dedup();
+    for game in games {
+        // One statement, its own transaction: `set_config(…, true)` holds until its commit.
+        statements.push(Statement {
+            sql: "SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)",
+            params: vec![Box::new(CHANNEL), Box::new(format!("{instance} {game}"))],
+        });
+    }
     let mut prepared = Vec::with_capacity(statements.len());
     for s in &statements {
         prepared.push(client.prepare_cached(s.sql).await.map_err(|e| failed(&e))?);
     }
     // Every statement is sent before the first answer is read (tokio-postgres pipelines
-    // requests polled together, in order): one round trip for the commit.
+    // requests polled together, in order): one round trip for the commit and its notification.
     let client_ref = &client;
-    let results =
+    let mut results =
         futures_util::future::join_all(statements.iter().zip(&prepared).map(|(s, prepared)| {
             let params: Vec<&(dyn ToSql + Sync)> = s
                 .params
@@ -508,6 +521,7 @@ async fn commit_on(pool: &Pool, instance: &str, writes: &[Write]) -> Result<(), 
             async move { client_ref.execute(prepared, &params).await }
         }))
         .await;
+    let told = results.split_off(committed);
     // The first failure says why; the ones after it only say the transaction was aborted.
     if let Some(e) = results.into_iter().find_map(Result::err) {
         let conflict = e
@@ -518,6 +532,11 @@ async fn commit_on(pool: &Pool, instance: &str, writes: &[Write]) -> Result<(), 
         } else {
             StoreError::Failed(format!("PostgreSQL: {e}"))
         });
+    }
+    if let Some(e) = told.into_iter().find_map(Result::err) {
+        // Committed, not told: other servers may serve a stale copy until their next change
+        // or reconnection. Worth a line in the log, not a failed move.
+        eprintln!("qiguan-server: a notification was not sent: {e}");
     }
     Ok(())
 }
