@@ -276,6 +276,30 @@ async fn wrong_codes_are_refused_and_guessing_is_rate_limited() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_code_is_refused_and_a_used_one_works_only_once() {
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
+    let (mut a, mut b, mut c) = (device(), device(), device());
+    a.lib.create(&server.url, "A").await.unwrap();
+    // A code that lives one second, tried after the time the server gave for its end.
+    let short = a.lib.offer_for(1).await.unwrap();
+    let left = u64::try_from(short.expires_at - qiguan_app::library::now_ms()).unwrap_or(0);
+    std::thread::sleep(std::time::Duration::from_millis(left + 50));
+    let e = b.lib.join(&server.url, &short.code, "B").await.unwrap_err();
+    assert_eq!(refused(&e), "pairing-expired");
+    assert!(b.lib.link().unwrap().is_none());
+
+    let offer = a.lib.offer().await.unwrap();
+    b.lib.join(&server.url, &offer.code, "B").await.unwrap();
+    let e = c.lib.join(&server.url, &offer.code, "C").await.unwrap_err();
+    assert_eq!(refused(&e), "unknown-pairing", "used once already");
+    // A device in a library joins no other until it leaves.
+    let other = a.lib.offer().await.unwrap();
+    let e = b.lib.join(&server.url, &other.code, "B").await.unwrap_err();
+    assert_eq!(refused(&e), "already-linked");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_correspondence_game_started_on_one_device_goes_on_on_another() {
     let db = TestDb::new();
     let server = Server::start(&db.url, "127.0.0.1:0");

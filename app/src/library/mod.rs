@@ -336,6 +336,11 @@ impl Library {
 
     /// Offers a pairing code for another device (valid for ten minutes, once).
     pub async fn offer(&mut self) -> Result<Offer, SyncError> {
+        self.offer_for(600).await
+    }
+
+    /// Offers a pairing code valid for `seconds` (at most 900), once.
+    pub async fn offer_for(&mut self, seconds: i64) -> Result<Offer, SyncError> {
         let link = self.linked()?;
         let envelope = serde_json::to_vec(&Envelope {
             library_id: link.library_id.clone(),
@@ -352,6 +357,7 @@ impl Library {
                 "pairing_id": &normal[..crypto::PAIRING_ID_LEN],
                 "verifier": B64.encode(stretched.verifier()),
                 "envelope": B64.encode(sealed),
+                "ttl_seconds": seconds,
             });
             let answer: Result<serde_json::Value, SyncError> = self
                 .client
