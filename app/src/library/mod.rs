@@ -238,7 +238,14 @@ impl Library {
                         library_id: r.get(1)?,
                         device_id: r.get(2)?,
                         token: r.get(3)?,
-                        key: key.try_into().unwrap_or([0; 32]),
+                        // A damaged key is an error, never a weaker key.
+                        key: key.try_into().map_err(|_| {
+                            rusqlite::Error::FromSqlConversionFailure(
+                                4,
+                                rusqlite::types::Type::Blob,
+                                "the library key is not 32 bytes".into(),
+                            )
+                        })?,
                         cursor: r.get(5)?,
                         unlinked: r.get(6)?,
                     })
