@@ -229,6 +229,35 @@ pub fn mark(tx: &Transaction<'_>, name: &str) -> Result<Option<i64>, StoreError>
         .optional()?)
 }
 
+/// Records that `slot` now holds `entry` on the server (what this device's next write of it is
+/// based on).
+pub fn remember_entry(
+    conn: &rusqlite::Connection,
+    slot: &str,
+    entry: &str,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO library_slots (slot, entry) VALUES (?1, ?2)
+         ON CONFLICT (slot) DO UPDATE SET entry = excluded.entry",
+        params![slot, entry],
+    )?;
+    Ok(())
+}
+
+/// Clears `name`'s change mark if it is still generation `generation` (a change made since
+/// keeps it).
+pub fn clear_mark(
+    conn: &rusqlite::Connection,
+    name: &str,
+    generation: i64,
+) -> Result<(), StoreError> {
+    conn.execute(
+        "DELETE FROM library_dirty WHERE item = ?1 AND gen = ?2",
+        params![name, generation],
+    )?;
+    Ok(())
+}
+
 fn unmark(tx: &Transaction<'_>, name: &str) -> Result<(), StoreError> {
     tx.execute("DELETE FROM library_dirty WHERE item = ?1", [name])?;
     Ok(())

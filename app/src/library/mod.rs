@@ -572,15 +572,7 @@ impl Library {
     }
 
     fn set_slot_entry(&mut self, slot: &str, entry: &str) -> Result<(), SyncError> {
-        self.store
-            .conn
-            .execute(
-                "INSERT INTO library_slots (slot, entry) VALUES (?1, ?2)
-                 ON CONFLICT (slot) DO UPDATE SET entry = excluded.entry",
-                params![slot, entry],
-            )
-            .map_err(storage)?;
-        Ok(())
+        Ok(items::remember_entry(&self.store.conn, slot, entry)?)
     }
 
     /// Whether anything here waits to be sent.
@@ -694,12 +686,7 @@ impl Library {
                         }
                     }
                 }
-                tx.execute(
-                    "INSERT INTO library_slots (slot, entry) VALUES (?1, ?2)
-                     ON CONFLICT (slot) DO UPDATE SET entry = excluded.entry",
-                    params![e.slot, e.entry],
-                )
-                .map_err(storage)?;
+                items::remember_entry(&tx, &e.slot, &e.entry)?;
             }
             tx.execute("UPDATE library SET cursor = ?1", [last])
                 .map_err(storage)?;
@@ -807,31 +794,15 @@ impl Library {
         }
         let tx = self.store.conn.transaction().map_err(storage)?;
         for (name, generation, slot, entry, _) in batch {
-            tx.execute(
-                "INSERT INTO library_slots (slot, entry) VALUES (?1, ?2)
-                 ON CONFLICT (slot) DO UPDATE SET entry = excluded.entry",
-                params![slot, entry],
-            )
-            .map_err(storage)?;
-            tx.execute(
-                "DELETE FROM library_dirty WHERE item = ?1 AND gen = ?2",
-                params![name, generation],
-            )
-            .map_err(storage)?;
+            items::remember_entry(&tx, slot, entry)?;
+            items::clear_mark(&tx, name, *generation)?;
         }
         tx.commit().map_err(storage)?;
         Ok(true)
     }
 
     fn unmark(&mut self, name: &str, generation: i64) -> Result<(), SyncError> {
-        self.store
-            .conn
-            .execute(
-                "DELETE FROM library_dirty WHERE item = ?1 AND gen = ?2",
-                params![name, generation],
-            )
-            .map_err(storage)?;
-        Ok(())
+        Ok(items::clear_mark(&self.store.conn, name, generation)?)
     }
 }
 
