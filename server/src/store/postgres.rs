@@ -1,21 +1,22 @@
 //! The PostgreSQL store: one database that several server processes share.
 //!
 //! Each commit is one transaction on a pooled connection, at PostgreSQL's default isolation
-//! (read committed), sent as one pipeline (one round trip). Correctness between processes
-//! comes from row locks, not from serializable transactions: a [`Write::Guard`] calls
-//! `qiguan_guard` (migration V2), which takes the game's row `FOR UPDATE` and then, in a
-//! statement of its own (so that it sees whatever committed while it waited for the lock),
-//! counts the game's actions and seats; two processes acting on one game at once queue on that
-//! row, and the second finds the game changed and raises (the server then reloads and judges
-//! again). Serializable transactions would also be correct, but they fail whole transactions on
-//! false conflicts between unrelated games under load; the lock is only ever on the one game
-//! being changed. Unique keys back the guard up, and an invite is used by `qiguan_use_invite`,
-//! which raises when the invite was used already.
+//! (read committed), sent as one pipeline (one round trip); a move is one statement (see
+//! [`commit_on`]). Correctness between processes comes from row locks, not from serializable
+//! transactions: a [`Write::Guard`] updates the game's row, whose numbers of actions and of
+//! seats people took (migration V4) must be the ones the server judged on, to the numbers the
+//! commit makes them. Two processes acting on one game at once queue on that row; the second's
+//! update, once the first commits, sees the new numbers, matches nothing, and the commit fails
+//! as a conflict (the server then reloads and judges again). Serializable transactions would
+//! also be correct, but they fail whole transactions on false conflicts between unrelated games
+//! under load; the lock is only ever on the one game being changed. Unique keys back the guard
+//! up (one row per ply), and an invite is used by `qiguan_use_invite`, which raises when the
+//! invite was used already.
 //!
-//! Every commit is followed (in the same pipeline, in a transaction of its own: see
-//! [`commit_on`]) by `NOTIFY qiguan_games` with the process's id and the game's id; every
-//! process listens on its own connection and drops the game from its cache. If that connection drops, the listener
-//! reconnects and reports [`Change::Lost`] (anything cached may be stale).
+//! After each commit, `NOTIFY qiguan_games` carries the process's id and the game's id (sent in
+//! batches by [`notifier`]); every process listens on its own connection and drops the game from
+//! its cache. If that connection drops, the listener reconnects and reports [`Change::Lost`]
+//! (anything cached may be stale).
 //!
 //! Durability: a commit returns after PostgreSQL's commit (synchronous_commit as the database
 //! sets it, `on` by default); concurrent commits share their WAL flushes (PostgreSQL's own
@@ -28,6 +29,7 @@ use super::{
 use crate::auth::Hash;
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -53,6 +55,8 @@ pub struct PgStore {
     /// This process's id in notifications, so that it skips its own.
     instance: String,
     changes: Mutex<Option<mpsc::UnboundedReceiver<Change>>>,
+    /// The games this process committed changes to, for [`notifier`] to tell the others.
+    changed: mpsc::UnboundedSender<String>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -81,11 +85,14 @@ impl PgStore {
         let (tx, rx) = mpsc::unbounded_channel();
         // The first connection is made here, so that a bad URL fails at start-up.
         let first = listen(&config).await?;
-        tokio::spawn(listener(config, instance.clone(), tx, first));
+        tokio::spawn(listener(config.clone(), instance.clone(), tx, first));
+        let (changed, games) = mpsc::unbounded_channel();
+        tokio::spawn(notifier(config, instance.clone(), games));
         Ok(PgStore {
             pool,
             instance,
             changes: Mutex::new(Some(rx)),
+            changed,
         })
     }
 
@@ -201,6 +208,81 @@ async fn listener(
         tokio::time::sleep(Duration::from_secs(1)).await;
         current = listen(&config).await.ok();
     }
+}
+
+/// Tells the other processes which games this one changed: `NOTIFY` on [`CHANNEL`] with the
+/// process's id and the game's, after the game's commit.
+///
+/// The notifications go out on a connection of their own, in batches: whatever commits finished
+/// while the last batch was on its way go out together, as one statement (one transaction).
+/// Why not in the game's transaction: PostgreSQL serialises the commits of transactions that
+/// notify (a database-wide lock, held until the commit record is flushed), so a move that
+/// notified waited for the flushes of every move before it, one at a time, and no two moves
+/// shared a flush. The game's commit now group-commits like any other, and the notifying
+/// transactions write nothing durable (`synchronous_commit` off for this connection: they
+/// hold the lock only for the commit itself). A notification is still delivered only after the
+/// game's commit, as listeners need. A batch that fails is sent again on a new connection; a
+/// notification lost to a crash of the database costs nothing: every listener's connection
+/// drops with it and forgets its cached games ([`Change::Lost`]).
+async fn notifier(
+    config: tokio_postgres::Config,
+    instance: String,
+    mut games: mpsc::UnboundedReceiver<String>,
+) {
+    let mut connection: Option<(tokio_postgres::Client, tokio_postgres::Statement)> = None;
+    let mut pending: Vec<String> = Vec::new();
+    loop {
+        if pending.is_empty() {
+            match games.recv().await {
+                Some(game) => pending.push(game),
+                None => return,
+            }
+        }
+        while let Ok(game) = games.try_recv() {
+            pending.push(game);
+        }
+        pending.sort_unstable();
+        pending.dedup();
+        if connection.is_none() {
+            match notifying(&config).await {
+                Ok(c) => connection = Some(c),
+                Err(e) => eprintln!("qiguan-server: cannot notify the other servers: {e}"),
+            }
+        }
+        if let Some((client, statement)) = &connection {
+            match client
+                .execute(statement, &[&CHANNEL, &instance, &pending])
+                .await
+            {
+                Ok(_) => {
+                    pending.clear();
+                    continue;
+                }
+                Err(e) => eprintln!("qiguan-server: cannot notify the other servers: {e}"),
+            }
+        }
+        connection = None;
+        if games.is_closed() {
+            return;
+        }
+        // Not a race being arranged: a pause between reconnection attempts.
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+}
+
+/// A connection for [`notifier`] and its one statement.
+async fn notifying(
+    config: &tokio_postgres::Config,
+) -> Result<(tokio_postgres::Client, tokio_postgres::Statement), tokio_postgres::Error> {
+    let (client, connection) = config.connect(NoTls).await?;
+    tokio::spawn(connection);
+    client
+        .batch_execute("SET synchronous_commit TO off")
+        .await?;
+    let statement = client
+        .prepare("SELECT pg_notify($1, $2 || ' ' || g) FROM unnest($3::TEXT[]) AS g")
+        .await?;
+    Ok((client, statement))
 }
 
 fn failed(e: &tokio_postgres::Error) -> StoreError {
@@ -329,10 +411,20 @@ impl Store for PgStore {
         // Its own task: a request whose client goes away must not stop a transaction halfway
         // through being sent.
         let pool = self.pool.clone();
-        let instance = self.instance.clone();
-        tokio::spawn(async move { commit_on(&pool, &instance, &writes).await })
-            .await
-            .map_err(|e| StoreError::Failed(e.to_string()))?
+        let changed = self.changed.clone();
+        tokio::spawn(async move {
+            commit_on(&pool, &writes).await?;
+            let mut games: Vec<&str> = writes.iter().filter_map(Write::game_id).collect();
+            games.sort_unstable();
+            games.dedup();
+            for game in games {
+                // The notifier ends only with this store.
+                let _ = changed.send(game.to_owned());
+            }
+            Ok(())
+        })
+        .await
+        .map_err(|e| StoreError::Failed(e.to_string()))?
     }
 
     async fn device(&self, token_hash: Hash) -> Result<Option<StoredDevice>, StoreError> {
@@ -458,87 +550,205 @@ struct Statement {
     params: Vec<Box<dyn ToSql + Sync + Send>>,
 }
 
+impl Statement {
+    fn params(&self) -> Vec<&(dyn ToSql + Sync)> {
+        self.params
+            .iter()
+            .map(|p| p.as_ref() as &(dyn ToSql + Sync))
+            .collect()
+    }
+}
+
 /// The error code the guards raise (migration V2): the game is not as the server judged it.
 const GUARD_FAILED: &str = "QG001";
 
-/// Commits `writes` in one transaction, sent as one pipeline: `BEGIN`, the guard, every write,
-/// `COMMIT`; then, in a transaction of its own, a notification per game. A statement that fails
-/// aborts the transaction (the rest fail too and `COMMIT` rolls back), so the checks are
-/// statements that raise: the guard and the invite's use (migration V2), unique keys.
+/// What a commit adds to each game it touches: (actions, seats people took).
+type Added<'a> = HashMap<&'a str, (usize, usize)>;
+
+fn added(writes: &[Write]) -> Added<'_> {
+    let mut added: Added = HashMap::new();
+    for write in writes {
+        match write {
+            Write::Action { game_id, .. } => added.entry(game_id).or_default().0 += 1,
+            Write::Seat { game_id, .. } => added.entry(game_id).or_default().1 += 1,
+            _ => {}
+        }
+    }
+    added
+}
+
+/// Commits `writes`, durably, and returns once PostgreSQL has committed them.
 ///
-/// Why the notifications come after: PostgreSQL serialises the commits of transactions that
-/// notify (a database-wide lock, held until the commit record is flushed), so notifying inside
-/// the game's transaction made every move wait for the flushes of all the moves before it, one
-/// at a time, and no two moves shared a flush. The game's transaction now commits (and
-/// group-commits) like any other; the notification follows at once as a statement of its own
-/// (its own transaction) that writes nothing durable (`synchronous_commit` off: it holds the
-/// lock only for the commit itself). It is still delivered only after the game's commit, as listeners need. A
-/// notification lost to a crash of the database costs nothing: every listener's connection
-/// drops with it and forgets its cached games ([`Change::Lost`]).
-async fn commit_on(pool: &Pool, instance: &str, writes: &[Write]) -> Result<(), StoreError> {
+/// The common commit, a move (the game's guard, its actions, its deadline), is one statement:
+/// an update of the game's row that is the guard (its numbers of actions and seats must be the
+/// ones the server judged, and become the new ones) and, feeding on that update's row, the
+/// insert of the actions. A statement is a transaction of its own; when the guard fails the
+/// update matches no row, nothing is inserted, and the commit is a conflict. Anything else is
+/// one transaction sent as one pipeline: `BEGIN`, every write, `COMMIT`. A statement that fails
+/// aborts the transaction (the rest fail too and `COMMIT` rolls back), so the checks are
+/// statements that raise: the guard and the invite's use (migrations V2, V4), unique keys.
+async fn commit_on(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
     let client = pool
         .get()
         .await
         .map_err(|e| StoreError::Failed(format!("PostgreSQL: {e}")))?;
-    let mut statements = Vec::with_capacity(writes.len() + 6);
+    let added = added(writes);
+    if let Some(one) = move_statement(writes)? {
+        let prepared = client
+            .prepare_cached(one.sql)
+            .await
+            .map_err(|e| failed(&e))?;
+        let params = one.params();
+        let inserted = client
+            .execute(&prepared, &params)
+            .await
+            .map_err(|e| classify(&e))?;
+        return if inserted == 0 {
+            Err(StoreError::Conflict(
+                "the game changed since it was read".into(),
+            ))
+        } else {
+            Ok(())
+        };
+    }
+    let mut statements = Vec::with_capacity(writes.len() + 2);
     statements.push(Statement {
         sql: "BEGIN",
         params: Vec::new(),
     });
     for write in writes {
-        statements.push(statement(write)?);
+        statements.push(statement(write, &added)?);
+    }
+    // Actions or seats added to a game with neither its guard nor its creation in the commit
+    // (no request does that today) still move its numbers on.
+    for (&game, &(actions, seats)) in &added {
+        let kept = writes.iter().any(|w| {
+            matches!(w, Write::Guard { game_id, .. } if game_id == game)
+                || matches!(w, Write::Game { id, .. } if id == game)
+        });
+        if !kept {
+            statements.push(Statement {
+                sql: "UPDATE games SET action_count = action_count + $2,
+                                       seat_count = seat_count + $3
+                      WHERE id = $1",
+                params: vec![
+                    Box::new(game.to_owned()),
+                    Box::new(number::<i32>(actions)?),
+                    Box::new(number::<i32>(seats)?),
+                ],
+            });
+        }
     }
     statements.push(Statement {
         sql: "COMMIT",
         params: Vec::new(),
     });
-    // The game's transaction ends here; what follows only tells the other servers.
-    let committed = statements.len();
-    let mut games: Vec<&str> = writes.iter().filter_map(Write::game_id).collect();
-    games.sort_unstable();
-    games.dedup();
-    for game in games {
-        // One statement, its own transaction: `set_config(…, true)` holds until its commit.
-        statements.push(Statement {
-            sql: "SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)",
-            params: vec![Box::new(CHANNEL), Box::new(format!("{instance} {game}"))],
-        });
-    }
     let mut prepared = Vec::with_capacity(statements.len());
     for s in &statements {
         prepared.push(client.prepare_cached(s.sql).await.map_err(|e| failed(&e))?);
     }
     // Every statement is sent before the first answer is read (tokio-postgres pipelines
-    // requests polled together, in order): one round trip for the commit and its notification.
+    // requests polled together, in order): one round trip for the whole transaction.
     let client_ref = &client;
-    let mut results =
-        futures_util::future::join_all(statements.iter().zip(&prepared).map(|(s, prepared)| {
-            let params: Vec<&(dyn ToSql + Sync)> = s
-                .params
-                .iter()
-                .map(|p| p.as_ref() as &(dyn ToSql + Sync))
-                .collect();
-            async move { client_ref.execute(prepared, &params).await }
-        }))
-        .await;
-    let told = results.split_off(committed);
+    let results = futures_util::future::join_all(
+        statements
+            .iter()
+            .zip(&prepared)
+            .map(|(s, prepared)| async move { client_ref.execute(prepared, &s.params()).await }),
+    )
+    .await;
     // The first failure says why; the ones after it only say the transaction was aborted.
-    if let Some(e) = results.into_iter().find_map(Result::err) {
-        let conflict = e
-            .code()
-            .is_some_and(|c| *c == SqlState::UNIQUE_VIOLATION || c.code() == GUARD_FAILED);
-        return Err(if conflict {
-            StoreError::Conflict(e.to_string())
-        } else {
-            StoreError::Failed(format!("PostgreSQL: {e}"))
-        });
+    match results.into_iter().find_map(Result::err) {
+        Some(e) => Err(classify(&e)),
+        None => Ok(()),
     }
-    if let Some(e) = told.into_iter().find_map(Result::err) {
-        // Committed, not told: other servers may serve a stale copy until their next change
-        // or reconnection. Worth a line in the log, not a failed move.
-        eprintln!("qiguan-server: a notification was not sent: {e}");
+}
+
+/// A failed commit: a guard or a unique key is a conflict; anything else a failure.
+fn classify(e: &tokio_postgres::Error) -> StoreError {
+    let conflict = e
+        .code()
+        .is_some_and(|c| *c == SqlState::UNIQUE_VIOLATION || c.code() == GUARD_FAILED);
+    if conflict {
+        StoreError::Conflict(e.to_string())
+    } else {
+        StoreError::Failed(format!("PostgreSQL: {e}"))
     }
-    Ok(())
+}
+
+/// A move's commit as one statement (see [`commit_on`]), when `writes` is one game's guard, its
+/// new actions (at least one) and at most its deadline; `None` for any other commit.
+fn move_statement(writes: &[Write]) -> Result<Option<Statement>, StoreError> {
+    let Some(Write::Guard {
+        game_id,
+        actions,
+        seats,
+    }) = writes.first()
+    else {
+        return Ok(None);
+    };
+    let mut deadline = None;
+    let mut plies = Vec::new();
+    let mut actors = Vec::new();
+    let mut texts = Vec::new();
+    let mut client_ids = Vec::new();
+    let mut sents = Vec::new();
+    let mut ats = Vec::new();
+    for write in &writes[1..] {
+        match write {
+            Write::Action {
+                game_id: g,
+                ply,
+                actor,
+                action,
+                client_action_id,
+                sent,
+                at,
+            } if g == game_id => {
+                plies.push(number::<i32>(*ply)?);
+                actors.push(actor.clone());
+                texts.push(action.clone());
+                client_ids.push(client_action_id.clone());
+                sents.push(sent.clone());
+                ats.push(*at);
+            }
+            Write::Deadline {
+                game_id: g,
+                deadline: d,
+            } if g == game_id && deadline.is_none() => deadline = Some(*d),
+            _ => return Ok(None),
+        }
+    }
+    if plies.is_empty() {
+        return Ok(None);
+    }
+    let new_actions = number::<i32>(actions + plies.len())?;
+    Ok(Some(Statement {
+        sql: "WITH g AS (
+                  UPDATE games SET action_count = $4,
+                                   deadline = CASE WHEN $5 THEN $6 ELSE deadline END
+                  WHERE id = $1 AND action_count = $2 AND seat_count = $3
+                  RETURNING id)
+              INSERT INTO actions (game_id, ply, actor, action, client_action_id, sent, at)
+              SELECT g.id, a.ply, a.actor, a.action, a.client_action_id, a.sent, a.at
+              FROM g, unnest($7::INTEGER[], $8::TEXT[], $9::TEXT[], $10::TEXT[], $11::TEXT[],
+                             $12::BIGINT[])
+                  AS a (ply, actor, action, client_action_id, sent, at)",
+        params: vec![
+            Box::new(game_id.clone()),
+            Box::new(number::<i32>(*actions)?),
+            Box::new(number::<i32>(*seats)?),
+            Box::new(new_actions),
+            Box::new(deadline.is_some()),
+            Box::new(deadline.flatten()),
+            Box::new(plies),
+            Box::new(actors),
+            Box::new(texts),
+            Box::new(client_ids),
+            Box::new(sents),
+            Box::new(ats),
+        ],
+    }))
 }
 
 fn number<T: TryFrom<usize>>(n: usize) -> Result<T, StoreError> {
@@ -546,20 +756,26 @@ fn number<T: TryFrom<usize>>(n: usize) -> Result<T, StoreError> {
 }
 
 /// The statement that carries out one write.
-fn statement(write: &Write) -> Result<Statement, StoreError> {
+fn statement(write: &Write, added: &Added) -> Result<Statement, StoreError> {
+    let adds = |game: &str| added.get(game).copied().unwrap_or_default();
     let (sql, params): (&'static str, Vec<Box<dyn ToSql + Sync + Send>>) = match write.clone() {
         Write::Guard {
             game_id,
             actions,
             seats,
-        } => (
-            "SELECT qiguan_guard($1, $2, $3)",
-            vec![
-                Box::new(game_id),
-                Box::new(number::<i64>(actions)?),
-                Box::new(number::<i64>(seats)?),
-            ],
-        ),
+        } => {
+            let (more_actions, more_seats) = adds(&game_id);
+            (
+                "SELECT qiguan_guard($1, $2, $3, $4, $5)",
+                vec![
+                    Box::new(game_id),
+                    Box::new(number::<i32>(actions)?),
+                    Box::new(number::<i32>(seats)?),
+                    Box::new(number::<i32>(actions + more_actions)?),
+                    Box::new(number::<i32>(seats + more_seats)?),
+                ],
+            )
+        }
         Write::Game {
             id,
             kind,
@@ -567,18 +783,24 @@ fn statement(write: &Write) -> Result<Statement, StoreError> {
             setup,
             days_per_move,
             created_at,
-        } => (
-            "INSERT INTO games (id, kind, options, setup, days_per_move, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6)",
-            vec![
-                Box::new(id),
-                Box::new(kind),
-                Box::new(options),
-                Box::new(setup),
-                Box::new(days_per_move),
-                Box::new(created_at),
-            ],
-        ),
+        } => {
+            let (actions, seats) = adds(&id);
+            (
+                "INSERT INTO games (id, kind, options, setup, days_per_move, created_at,
+                                    action_count, seat_count)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                vec![
+                    Box::new(id),
+                    Box::new(kind),
+                    Box::new(options),
+                    Box::new(setup),
+                    Box::new(days_per_move),
+                    Box::new(created_at),
+                    Box::new(number::<i32>(actions)?),
+                    Box::new(number::<i32>(seats)?),
+                ],
+            )
+        }
         Write::Seat {
             game_id,
             seat,
@@ -744,4 +966,151 @@ fn statement(write: &Write) -> Result<Statement, StoreError> {
         ),
     };
     Ok(Statement { sql, params })
+}
+
+#[cfg(test)]
+#[path = "../../tests/support/testdb.rs"]
+mod testdb;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn action(game: &str, ply: usize, id: &str) -> Write {
+        Write::Action {
+            game_id: game.into(),
+            ply,
+            actor: format!("seat {}", ply % 2),
+            action: format!("move {ply}"),
+            client_action_id: Some(id.into()),
+            sent: Some(format!("move {ply}")),
+            at: 1,
+        }
+    }
+
+    fn seat(game: &str, seat: u8) -> Write {
+        Write::Seat {
+            game_id: game.into(),
+            seat,
+            token_hash: crate::auth::hash(&format!("{game} {seat}")),
+            name: String::new(),
+            at: 1,
+        }
+    }
+
+    fn guard(game: &str, actions: usize, seats: usize) -> Write {
+        Write::Guard {
+            game_id: game.into(),
+            actions,
+            seats,
+        }
+    }
+
+    /// Each game's numbers as kept in its row and as counted.
+    async fn numbers(client: &tokio_postgres::Client) -> Vec<(String, i32, i32, i64, i64)> {
+        client
+            .query(
+                "SELECT id, action_count, seat_count,
+                        (SELECT count(*) FROM actions WHERE game_id = id),
+                        (SELECT count(*) FROM seats WHERE game_id = id)
+                 FROM games ORDER BY id",
+                &[],
+            )
+            .await
+            .expect("numbers")
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)))
+            .collect()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_kept_numbers_start_from_the_stored_games_and_guard_every_commit() {
+        let db = testdb::TestDb::postgres();
+        let config: tokio_postgres::Config = db.url.parse().expect("a URL");
+        let (mut client, connection) = config.connect(NoTls).await.expect("PostgreSQL");
+        tokio::spawn(connection);
+        // A database as the server of schema 3 left it, with a game of three moves.
+        embedded::migrations::runner()
+            .set_target(refinery::Target::Version(3))
+            .run_async(&mut client)
+            .await
+            .expect("schema 3");
+        client
+            .batch_execute(
+                "INSERT INTO games (id, kind, options, setup, days_per_move, created_at)
+                     VALUES ('old', 'xiangqi', '{}', '{}', 3, 1);
+                 INSERT INTO seats (game_id, seat, token_hash, joined_at)
+                     VALUES ('old', 0, '\\x00', 1), ('old', 1, '\\x01', 1);
+                 INSERT INTO actions (game_id, ply, actor, action, at)
+                     VALUES ('old', 0, 'seat 0', 'a', 1), ('old', 1, 'seat 1', 'b', 1),
+                            ('old', 2, 'seat 0', 'c', 1);",
+            )
+            .await
+            .expect("an old game");
+        let store = PgStore::open(&db.url).await.expect("upgraded");
+        assert_eq!(numbers(&client).await, [("old".into(), 3, 2, 3, 2)]);
+
+        // A move: one statement. Judged on the right numbers it lands, with its deadline.
+        let one_move = |ply, id: &str, actions| {
+            vec![
+                guard("old", actions, 2),
+                action("old", ply, id),
+                Write::Deadline {
+                    game_id: "old".into(),
+                    deadline: Some(99),
+                },
+            ]
+        };
+        store.commit(one_move(3, "x", 3)).await.expect("a move");
+        // Judged on a stale copy it is a conflict, and writes nothing.
+        let stale = store.commit(one_move(3, "y", 3)).await;
+        assert!(matches!(stale, Err(StoreError::Conflict(_))), "{stale:?}");
+        let stale = store.commit(one_move(4, "y", 3)).await;
+        assert!(matches!(stale, Err(StoreError::Conflict(_))), "{stale:?}");
+        // A move and the computer's answer together.
+        let mut two = one_move(4, "z", 4);
+        two.insert(2, action("old", 5, "bot"));
+        store.commit(two).await.expect("two actions");
+        let deadline: Option<i64> = client
+            .query_one("SELECT deadline FROM games WHERE id = 'old'", &[])
+            .await
+            .expect("deadline")
+            .get(0);
+        assert_eq!(deadline, Some(99));
+
+        // A new game with a move and a seat in it, then a join: a whole transaction.
+        store
+            .commit(vec![
+                Write::Game {
+                    id: "new".into(),
+                    kind: "xiangqi".into(),
+                    options: "{}".into(),
+                    setup: "{}".into(),
+                    days_per_move: 3,
+                    created_at: 1,
+                },
+                action("new", 0, "n0"),
+                seat("new", 0),
+            ])
+            .await
+            .expect("a new game");
+        store
+            .commit(vec![guard("new", 1, 1), seat("new", 1)])
+            .await
+            .expect("a join");
+        let late = store.commit(vec![guard("new", 1, 1), seat("new", 2)]).await;
+        assert!(matches!(late, Err(StoreError::Conflict(_))), "{late:?}");
+        // A guard on a game that is not there.
+        let none = store.commit(vec![guard("none", 0, 0)]).await;
+        assert!(matches!(none, Err(StoreError::Conflict(_))), "{none:?}");
+        let none = store
+            .commit(vec![guard("none", 0, 0), action("none", 0, "q")])
+            .await;
+        assert!(matches!(none, Err(StoreError::Conflict(_))), "{none:?}");
+
+        assert_eq!(
+            numbers(&client).await,
+            [("new".into(), 1, 2, 1, 2), ("old".into(), 6, 2, 6, 2)]
+        );
+    }
 }
