@@ -30,9 +30,9 @@ use crate::auth::Hash;
 use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{AsyncMessage, NoTls};
@@ -57,6 +57,8 @@ pub struct PgStore {
     changes: Mutex<Option<mpsc::UnboundedReceiver<Change>>>,
     /// The games this process committed changes to, for [`notifier`] to tell the others.
     changed: mpsc::UnboundedSender<String>,
+    /// Moves to commit, for [`mover`].
+    moves: mpsc::UnboundedSender<Pending>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -88,11 +90,14 @@ impl PgStore {
         tokio::spawn(listener(config.clone(), instance.clone(), tx, first));
         let (changed, games) = mpsc::unbounded_channel();
         tokio::spawn(notifier(config, instance.clone(), games));
+        let (moves, queue) = mpsc::unbounded_channel();
+        tokio::spawn(mover(pool.clone(), queue));
         Ok(PgStore {
             pool,
             instance,
             changes: Mutex::new(Some(rx)),
             changed,
+            moves,
         })
     }
 
@@ -412,8 +417,20 @@ impl Store for PgStore {
         // through being sent.
         let pool = self.pool.clone();
         let changed = self.changed.clone();
+        let moves = self.moves.clone();
         tokio::spawn(async move {
-            commit_on(&pool, &writes).await?;
+            match Move::of(&writes)? {
+                Some(m) => {
+                    let (done, outcome) = oneshot::channel();
+                    moves
+                        .send(Pending { m, done })
+                        .map_err(|_| StoreError::Failed("the store is closing".into()))?;
+                    outcome
+                        .await
+                        .map_err(|_| StoreError::Failed("the store is closing".into()))??;
+                }
+                None => commit_on(&pool, &writes).await?,
+            }
             let mut games: Vec<&str> = writes.iter().filter_map(Write::game_id).collect();
             games.sort_unstable();
             games.dedup();
@@ -593,24 +610,6 @@ async fn commit_on(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
         .await
         .map_err(|e| StoreError::Failed(format!("PostgreSQL: {e}")))?;
     let added = added(writes);
-    if let Some(one) = move_statement(writes)? {
-        let prepared = client
-            .prepare_cached(one.sql)
-            .await
-            .map_err(|e| failed(&e))?;
-        let params = one.params();
-        let inserted = client
-            .execute(&prepared, &params)
-            .await
-            .map_err(|e| classify(&e))?;
-        return if inserted == 0 {
-            Err(StoreError::Conflict(
-                "the game changed since it was read".into(),
-            ))
-        } else {
-            Ok(())
-        };
-    }
     let mut statements = Vec::with_capacity(writes.len() + 2);
     statements.push(Statement {
         sql: "BEGIN",
@@ -676,79 +675,257 @@ fn classify(e: &tokio_postgres::Error) -> StoreError {
     }
 }
 
-/// A move's commit as one statement (see [`commit_on`]), when `writes` is one game's guard, its
-/// new actions (at least one) and at most its deadline; `None` for any other commit.
-fn move_statement(writes: &[Write]) -> Result<Option<Statement>, StoreError> {
-    let Some(Write::Guard {
-        game_id,
-        actions,
-        seats,
-    }) = writes.first()
-    else {
-        return Ok(None);
-    };
-    let mut deadline = None;
-    let mut plies = Vec::new();
-    let mut actors = Vec::new();
-    let mut texts = Vec::new();
-    let mut client_ids = Vec::new();
-    let mut sents = Vec::new();
-    let mut ats = Vec::new();
-    for write in &writes[1..] {
-        match write {
-            Write::Action {
-                game_id: g,
-                ply,
-                actor,
-                action,
-                client_action_id,
-                sent,
-                at,
-            } if g == game_id => {
-                plies.push(number::<i32>(*ply)?);
-                actors.push(actor.clone());
-                texts.push(action.clone());
-                client_ids.push(client_action_id.clone());
-                sents.push(sent.clone());
-                ats.push(*at);
+/// A move's commit: one game's guard, its new actions (at least one) and at most its deadline.
+#[derive(Debug)]
+struct Move {
+    game_id: String,
+    /// The numbers of actions and of seats people took the server judged the move on.
+    actions: i32,
+    seats: i32,
+    /// The deadline to set, if the commit sets one.
+    deadline: Option<Option<i64>>,
+    plies: Vec<i32>,
+    actors: Vec<String>,
+    texts: Vec<String>,
+    client_ids: Vec<Option<String>>,
+    sents: Vec<Option<String>>,
+    ats: Vec<i64>,
+}
+
+impl Move {
+    /// `writes` as a move, or `None` for any other commit.
+    fn of(writes: &[Write]) -> Result<Option<Move>, StoreError> {
+        let Some(Write::Guard {
+            game_id,
+            actions,
+            seats,
+        }) = writes.first()
+        else {
+            return Ok(None);
+        };
+        let mut m = Move {
+            game_id: game_id.clone(),
+            actions: number(*actions)?,
+            seats: number(*seats)?,
+            deadline: None,
+            plies: Vec::new(),
+            actors: Vec::new(),
+            texts: Vec::new(),
+            client_ids: Vec::new(),
+            sents: Vec::new(),
+            ats: Vec::new(),
+        };
+        for write in &writes[1..] {
+            match write {
+                Write::Action {
+                    game_id: g,
+                    ply,
+                    actor,
+                    action,
+                    client_action_id,
+                    sent,
+                    at,
+                } if g == game_id => {
+                    m.plies.push(number(*ply)?);
+                    m.actors.push(actor.clone());
+                    m.texts.push(action.clone());
+                    m.client_ids.push(client_action_id.clone());
+                    m.sents.push(sent.clone());
+                    m.ats.push(*at);
+                }
+                Write::Deadline {
+                    game_id: g,
+                    deadline,
+                } if g == game_id && m.deadline.is_none() => m.deadline = Some(*deadline),
+                _ => return Ok(None),
             }
-            Write::Deadline {
-                game_id: g,
-                deadline: d,
-            } if g == game_id && deadline.is_none() => deadline = Some(*d),
-            _ => return Ok(None),
+        }
+        Ok((!m.plies.is_empty()).then_some(m))
+    }
+}
+
+/// A move waiting for [`mover`], and where its outcome goes.
+struct Pending {
+    m: Move,
+    done: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// The most moves committed by one statement.
+const MOVES_PER_BATCH: usize = 64;
+/// The most batches of moves being committed at once.
+const BATCHES_AT_ONCE: usize = 2;
+
+/// Commits the moves of every game this process serves, in batches: whatever moves arrived
+/// while the batches before were being committed go together, as one statement (one
+/// transaction, one WAL flush, one wake-up of one database connection; see [`moves_once`]).
+/// A move that arrives with a batch free goes at once, alone: batching adds no wait. Two moves
+/// of one game never share a batch (nor overlap: the server commits a game's next move only
+/// after its last one).
+async fn mover(pool: Pool, mut moves: mpsc::UnboundedReceiver<Pending>) {
+    let batches = Arc::new(tokio::sync::Semaphore::new(BATCHES_AT_ONCE));
+    let mut next: Option<Pending> = None;
+    loop {
+        let first = match next.take() {
+            Some(p) => p,
+            None => match moves.recv().await {
+                Some(p) => p,
+                None => return,
+            },
+        };
+        let Ok(slot) = batches.clone().acquire_owned().await else {
+            return;
+        };
+        let mut batch = vec![first];
+        while batch.len() < MOVES_PER_BATCH {
+            match moves.try_recv() {
+                Ok(p) if batch.iter().any(|b| b.m.game_id == p.m.game_id) => {
+                    next = Some(p);
+                    break;
+                }
+                Ok(p) => batch.push(p),
+                Err(_) => break,
+            }
+        }
+        let pool = pool.clone();
+        tokio::spawn(async move {
+            commit_moves(&pool, batch).await;
+            drop(slot);
+        });
+    }
+}
+
+/// Commits a batch of moves and tells each its outcome. If the statement fails (a unique key,
+/// a deadlock with another server's batch), nothing of it was written and each move is tried
+/// again alone, so that one move's failure is not the others'.
+async fn commit_moves(pool: &Pool, batch: Vec<Pending>) {
+    let moves: Vec<&Move> = batch.iter().map(|p| &p.m).collect();
+    let result = moves_once(pool, &moves).await;
+    match result {
+        Ok(landed) => {
+            for p in batch {
+                let outcome = moved(&landed, &p.m);
+                let _ = p.done.send(outcome);
+            }
+        }
+        Err(e) if batch.len() == 1 => {
+            if let Some(p) = batch.into_iter().next() {
+                let _ = p.done.send(Err(e));
+            }
+        }
+        Err(_) => {
+            let alone = moves
+                .iter()
+                .map(|m| moves_once(pool, std::slice::from_ref(m)));
+            let results = futures_util::future::join_all(alone).await;
+            for (p, result) in batch.into_iter().zip(results) {
+                let outcome = result.and_then(|landed| moved(&landed, &p.m));
+                let _ = p.done.send(outcome);
+            }
         }
     }
-    if plies.is_empty() {
-        return Ok(None);
+}
+
+/// A move's outcome from the games whose moves landed.
+fn moved(landed: &[String], m: &Move) -> Result<(), StoreError> {
+    if landed.contains(&m.game_id) {
+        Ok(())
+    } else {
+        Err(StoreError::Conflict(format!(
+            "game {} changed since it was read",
+            m.game_id
+        )))
     }
-    let new_actions = number::<i32>(actions + plies.len())?;
-    Ok(Some(Statement {
-        sql: "WITH g AS (
-                  UPDATE games SET action_count = $4,
-                                   deadline = CASE WHEN $5 THEN $6 ELSE deadline END
-                  WHERE id = $1 AND action_count = $2 AND seat_count = $3
-                  RETURNING id)
-              INSERT INTO actions (game_id, ply, actor, action, client_action_id, sent, at)
-              SELECT g.id, a.ply, a.actor, a.action, a.client_action_id, a.sent, a.at
-              FROM g, unnest($7::INTEGER[], $8::TEXT[], $9::TEXT[], $10::TEXT[], $11::TEXT[],
-                             $12::BIGINT[])
-                  AS a (ply, actor, action, client_action_id, sent, at)",
-        params: vec![
-            Box::new(game_id.clone()),
-            Box::new(number::<i32>(*actions)?),
-            Box::new(number::<i32>(*seats)?),
-            Box::new(new_actions),
-            Box::new(deadline.is_some()),
-            Box::new(deadline.flatten()),
-            Box::new(plies),
-            Box::new(actors),
-            Box::new(texts),
-            Box::new(client_ids),
-            Box::new(sents),
-            Box::new(ats),
-        ],
-    }))
+}
+
+/// Commits moves as one statement and returns the games whose moves landed. The statement
+/// updates each game's row where its numbers are the ones its move was judged on (the guard:
+/// under read committed, an update that waited for another transaction's lock on the row
+/// sees that transaction's numbers) and, feeding on the rows it updated, inserts their
+/// actions. A game whose guard fails is not updated and gets no actions; the others land.
+async fn moves_once(pool: &Pool, moves: &[&Move]) -> Result<Vec<String>, StoreError> {
+    let client = pool
+        .get()
+        .await
+        .map_err(|e| StoreError::Failed(format!("PostgreSQL: {e}")))?;
+    let statement = client
+        .prepare_cached(
+            "WITH w AS (
+                 SELECT * FROM unnest($1::TEXT[], $2::INTEGER[], $3::INTEGER[], $4::INTEGER[],
+                                      $5::BOOLEAN[], $6::BIGINT[])
+                     AS w (id, actions, seats, new_actions, set_deadline, deadline)),
+             g AS (
+                 UPDATE games SET action_count = w.new_actions,
+                     deadline = CASE WHEN w.set_deadline THEN w.deadline ELSE games.deadline END
+                 FROM w
+                 WHERE games.id = w.id AND games.action_count = w.actions
+                     AND games.seat_count = w.seats
+                 RETURNING games.id)
+             INSERT INTO actions (game_id, ply, actor, action, client_action_id, sent, at)
+             SELECT a.game_id, a.ply, a.actor, a.action, a.client_action_id, a.sent, a.at
+             FROM unnest($7::TEXT[], $8::INTEGER[], $9::TEXT[], $10::TEXT[], $11::TEXT[],
+                         $12::TEXT[], $13::BIGINT[])
+                 AS a (game_id, ply, actor, action, client_action_id, sent, at)
+             WHERE a.game_id IN (SELECT id FROM g)
+             RETURNING game_id",
+        )
+        .await
+        .map_err(|e| failed(&e))?;
+    let ids: Vec<&str> = moves.iter().map(|m| m.game_id.as_str()).collect();
+    let actions: Vec<i32> = moves.iter().map(|m| m.actions).collect();
+    let seats: Vec<i32> = moves.iter().map(|m| m.seats).collect();
+    let mut new_actions = Vec::with_capacity(moves.len());
+    for m in moves {
+        new_actions.push(number::<i32>(m.actions as usize + m.plies.len())?);
+    }
+    let set_deadline: Vec<bool> = moves.iter().map(|m| m.deadline.is_some()).collect();
+    let deadline: Vec<Option<i64>> = moves.iter().map(|m| m.deadline.flatten()).collect();
+    let game_ids: Vec<&str> = moves
+        .iter()
+        .flat_map(|m| std::iter::repeat_n(m.game_id.as_str(), m.plies.len()))
+        .collect();
+    let plies: Vec<i32> = moves.iter().flat_map(|m| m.plies.iter().copied()).collect();
+    let actors: Vec<&str> = moves
+        .iter()
+        .flat_map(|m| m.actors.iter().map(String::as_str))
+        .collect();
+    let texts: Vec<&str> = moves
+        .iter()
+        .flat_map(|m| m.texts.iter().map(String::as_str))
+        .collect();
+    let client_ids: Vec<Option<&str>> = moves
+        .iter()
+        .flat_map(|m| m.client_ids.iter().map(Option::as_deref))
+        .collect();
+    let sents: Vec<Option<&str>> = moves
+        .iter()
+        .flat_map(|m| m.sents.iter().map(Option::as_deref))
+        .collect();
+    let ats: Vec<i64> = moves.iter().flat_map(|m| m.ats.iter().copied()).collect();
+    let rows = client
+        .query(
+            &statement,
+            &[
+                &ids,
+                &actions,
+                &seats,
+                &new_actions,
+                &set_deadline,
+                &deadline,
+                &game_ids,
+                &plies,
+                &actors,
+                &texts,
+                &client_ids,
+                &sents,
+                &ats,
+            ],
+        )
+        .await
+        .map_err(|e| classify(&e))?;
+    let mut landed: Vec<String> = rows.iter().map(|r| r.get(0)).collect();
+    landed.sort_unstable();
+    landed.dedup();
+    Ok(landed)
 }
 
 fn number<T: TryFrom<usize>>(n: usize) -> Result<T, StoreError> {
@@ -1112,5 +1289,77 @@ mod tests {
             numbers(&client).await,
             [("new".into(), 1, 2, 1, 2), ("old".into(), 6, 2, 6, 2)]
         );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn moves_committed_together_land_or_fail_each_on_its_own() {
+        let db = testdb::TestDb::postgres();
+        let store = Arc::new(PgStore::open(&db.url).await.expect("a store"));
+        let games: Vec<String> = (0..24).map(|i| format!("g{i:02}")).collect();
+        for game in &games {
+            store
+                .commit(vec![
+                    Write::Game {
+                        id: game.clone(),
+                        kind: "xiangqi".into(),
+                        options: "{}".into(),
+                        setup: "{}".into(),
+                        days_per_move: 3,
+                        created_at: 1,
+                    },
+                    seat(game, 0),
+                    seat(game, 1),
+                ])
+                .await
+                .expect("a game");
+            store
+                .commit(vec![guard(game, 0, 2), action(game, 0, "first")])
+                .await
+                .expect("a first move");
+        }
+        // Many moves at once, so that most go in batches: every fourth judged on a stale
+        // copy, every fourth after that reusing a client id (a unique key breaks the whole
+        // statement, and the batch's moves are tried again one by one).
+        let outcomes = futures_util::future::join_all(games.iter().enumerate().map(|(i, game)| {
+            let store = store.clone();
+            let writes = match i % 4 {
+                1 => vec![guard(game, 0, 2), action(game, 0, "stale")],
+                2 => vec![
+                    guard(game, 1, 2),
+                    action(game, 1, "x"),
+                    action(game, 2, "first"),
+                ],
+                _ => vec![
+                    guard(game, 1, 2),
+                    action(game, 1, "x"),
+                    action(game, 2, "y"),
+                ],
+            };
+            async move { store.commit(writes).await }
+        }))
+        .await;
+        for (i, outcome) in outcomes.iter().enumerate() {
+            match i % 4 {
+                1 | 2 => assert!(
+                    matches!(outcome, Err(StoreError::Conflict(_))),
+                    "game {i}: {outcome:?}"
+                ),
+                _ => assert!(outcome.is_ok(), "game {i}: {outcome:?}"),
+            }
+        }
+        let (client, connection) = tokio_postgres::connect(&db.url, NoTls)
+            .await
+            .expect("PostgreSQL");
+        tokio::spawn(connection);
+        for (i, (game, kept, seats, counted, seated)) in
+            numbers(&client).await.into_iter().enumerate()
+        {
+            let want = if matches!(i % 4, 1 | 2) { 1 } else { 3 };
+            assert_eq!(
+                (kept, counted, seats, seated),
+                (want, want.into(), 2, 2),
+                "{game}"
+            );
+        }
     }
 }
