@@ -13,7 +13,7 @@ use qiguan_core::{Actor, AnyMatch, GameKind, Record, RecordEntry, Seat, ToAct, V
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::num::NonZeroUsize;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::watch;
@@ -35,6 +35,7 @@ pub fn system_clock() -> Clock {
     })
 }
 
+#[derive(Clone)]
 struct GameState {
     id: String,
     game: AnyMatch,
@@ -76,6 +77,9 @@ pub const SAID_PER_SEAT: usize = 100;
 /// A cached game. Its lock serializes this process's requests on the game.
 struct Slot {
     state: Arc<tokio::sync::Mutex<GameState>>,
+    /// Another process changed the game since this copy was read (or may have): the copy reads
+    /// what it lacks before it is used.
+    behind: AtomicBool,
 }
 
 /// How many games and tokens a process keeps in memory.
@@ -339,70 +343,90 @@ impl GameState {
 fn rebuild(g: StoredGame) -> Result<GameState, String> {
     let kind: GameKind = serde_json::from_value(serde_json::Value::String(g.kind.clone()))
         .map_err(|_| format!("game {}: unknown game {:?}", g.id, g.kind))?;
-    let mut client_ids = HashMap::new();
-    let mut actions = Vec::new();
-    for (ply, a) in g.actions.into_iter().enumerate() {
-        let by: Actor = a.actor.parse().map_err(|e| format!("game {}: {e}", g.id))?;
-        if let (Some(id), Actor::Seat(seat)) = (a.client_action_id, by) {
-            let sent = a.sent.unwrap_or_else(|| a.action.clone());
-            client_ids.insert((seat.index() as u8, id), (ply, sent));
-        }
-        actions.push(RecordEntry {
-            by,
-            action: a.action,
-        });
-    }
-    let record = Record {
+    let start = Record {
         format: qiguan_core::RECORD_FORMAT,
         game: kind,
         options: serde_json::from_str(&g.options).map_err(|e| e.to_string())?,
         setup: serde_json::from_str(&g.setup).map_err(|e| e.to_string())?,
-        actions,
+        actions: Vec::new(),
     };
-    let game = AnyMatch::from_record(&record).map_err(|e| format!("game {}: {e}", g.id))?;
-    let mut seats = vec![None; game.seat_count()];
-    let mut names = vec![String::new(); seats.len()];
-    for (seat, hash, name) in g.seats {
-        if let Some(slot) = seats.get_mut(seat as usize) {
-            *slot = Some(hash);
-            names[seat as usize] = name;
+    let game = AnyMatch::from_record(&start).map_err(|e| format!("game {}: {e}", g.id))?;
+    let start = game.record();
+    let seats = game.seat_count();
+    let mut state = GameState {
+        id: g.id.clone(),
+        game,
+        options: start.options,
+        setup: start.setup,
+        seats: vec![None; seats],
+        names: vec![String::new(); seats],
+        bots: vec![None; seats],
+        days_per_move: g.days_per_move,
+        deadline: None,
+        client_ids: HashMap::new(),
+        said: Vec::new(),
+        said_ids: HashMap::new(),
+    };
+    absorb(&mut state, g)?;
+    Ok(state)
+}
+
+/// Brings a copy of a game up to what the store holds: `g` was read from the copy's numbers of
+/// actions and phrases on ([`Store::game_from`]); its actions and phrases are added, its seats,
+/// names, computer seats and deadline replace the copy's. An error leaves the copy half
+/// changed: the caller drops it.
+fn absorb(state: &mut GameState, g: StoredGame) -> Result<(), String> {
+    let from = state.game.version();
+    if g.action_count != from + g.actions.len() {
+        return Err(format!(
+            "game {}: {} actions stored, the copy has {from} and read {} more",
+            g.id,
+            g.action_count,
+            g.actions.len()
+        ));
+    }
+    for (i, a) in g.actions.into_iter().enumerate() {
+        let ply = from + i;
+        let by: Actor = a.actor.parse().map_err(|e| format!("game {}: {e}", g.id))?;
+        state
+            .game
+            .apply_text(by, &a.action)
+            .map_err(|e| format!("game {}: action {ply} {:?}: {e}", g.id, a.action))?;
+        if let (Some(id), Actor::Seat(seat)) = (a.client_action_id, by) {
+            let sent = a.sent.unwrap_or(a.action);
+            state
+                .client_ids
+                .insert((seat.index() as u8, id), (ply, sent));
         }
     }
-    let mut bots = vec![None; seats.len()];
+    state.seats.fill(None);
+    state.names.fill(String::new());
+    for (seat, hash, name) in g.seats {
+        if let Some(slot) = state.seats.get_mut(seat as usize) {
+            *slot = Some(hash);
+            state.names[seat as usize] = name;
+        }
+    }
+    state.bots.fill(None);
     for (seat, strength) in g.bots {
         let strength = serde_json::from_value(serde_json::Value::String(strength))
             .map_err(|e| format!("game {}: bot in seat {seat}: {e}", g.id))?;
-        if let Some(slot) = bots.get_mut(seat as usize) {
+        if let Some(slot) = state.bots.get_mut(seat as usize) {
             *slot = Some(strength);
         }
     }
-    let mut said = Vec::new();
-    let mut said_ids = HashMap::new();
+    state.deadline = g.deadline;
     for (seat, phrase, client_id, at) in g.phrases {
-        let seq = said.len() + 1;
-        said_ids.insert((seat, client_id), seq);
-        said.push(Said {
+        let seq = state.said.len() + 1;
+        state.said_ids.insert((seat, client_id), seq);
+        state.said.push(Said {
             seq,
             seat,
             phrase,
             at,
         });
     }
-    let start = game.record();
-    Ok(GameState {
-        id: g.id,
-        game,
-        options: start.options,
-        setup: start.setup,
-        seats,
-        names,
-        bots,
-        days_per_move: g.days_per_move,
-        deadline: g.deadline,
-        client_ids,
-        said,
-        said_ids,
-    })
+    Ok(())
 }
 
 impl Games {
@@ -433,13 +457,16 @@ impl Games {
         games
     }
 
-    /// Another process changed a game (or changes went unheard): forget it and wake its polls.
+    /// Another process changed a game (or changes went unheard): mark its copy behind (or
+    /// forget every copy) and wake its polls.
     fn heard(&self, change: Change) {
         self.heard.fetch_add(1, Ordering::SeqCst);
         match change {
             Change::Game(id) => {
-                if let Ok(mut cache) = self.games.lock() {
-                    cache.pop(&id);
+                if let Ok(cache) = self.games.lock()
+                    && let Some(slot) = cache.peek(&id)
+                {
+                    slot.behind.store(true, Ordering::SeqCst);
                 }
                 self.wake(&id);
             }
@@ -489,16 +516,63 @@ impl Games {
         let state = rebuild(stored).map_err(ApiError::storage)?;
         let slot = Arc::new(Slot {
             state: Arc::new(tokio::sync::Mutex::new(state)),
+            // A change heard while reading may be one the read missed.
+            behind: AtomicBool::new(self.heard.load(Ordering::SeqCst) != heard),
         });
         let mut cache = self.games.lock().map_err(|_| ApiError::internal())?;
         if let Some(other) = cache.get(id) {
             // Another request loaded it meanwhile: one copy.
             return Ok(other.clone());
         }
-        if self.heard.load(Ordering::SeqCst) == heard {
-            cache.put(id.to_owned(), slot.clone());
-        }
+        cache.put(id.to_owned(), slot.clone());
         Ok(slot)
+    }
+
+    /// The game's copy, locked, and first brought up to the store if another process changed
+    /// the game: only what the copy lacks is read and applied. A copy that cannot be brought up
+    /// (the store disagrees with it) is dropped and the whole game read again.
+    async fn current(
+        &self,
+        id: &str,
+    ) -> Result<(Arc<Slot>, tokio::sync::OwnedMutexGuard<GameState>), ApiError> {
+        for _ in 0..ATTEMPTS {
+            let slot = self.slot(id).await?;
+            let mut state = slot.state.clone().lock_owned().await;
+            if !slot.behind.swap(false, Ordering::SeqCst) {
+                return Ok((slot, state));
+            }
+            let read = self
+                .store
+                .game_from(id, state.game.version(), state.said.len())
+                .await;
+            let stored = match read {
+                Ok(Some(stored)) => stored,
+                Ok(None) => {
+                    drop(state);
+                    self.forget(id, &slot);
+                    return Err(ApiError::not_found("unknown-game", "no such game"));
+                }
+                Err(e) => {
+                    slot.behind.store(true, Ordering::SeqCst);
+                    return Err(ApiError::storage(e.to_string()));
+                }
+            };
+            let mut next = state.clone();
+            match absorb(&mut next, stored) {
+                Ok(()) => {
+                    *state = next;
+                    return Ok((slot, state));
+                }
+                Err(e) => {
+                    eprintln!("qiguan-server: reading {id} again: {e}");
+                    // Anyone waiting on this copy reads it again too.
+                    slot.behind.store(true, Ordering::SeqCst);
+                    drop(state);
+                    self.forget(id, &slot);
+                }
+            }
+        }
+        Err(busy())
     }
 
     /// Drops a game's cached copy (it fell behind the store).
@@ -518,8 +592,7 @@ impl Games {
         game_id: &str,
         n: usize,
     ) -> Result<(Arc<Slot>, tokio::sync::OwnedMutexGuard<GameState>, bool), ApiError> {
-        let slot = self.slot(game_id).await?;
-        let state = slot.state.clone().lock_owned().await;
+        let (slot, state) = self.current(game_id).await?;
         Ok((slot, state, !self.store.shared() || n > 0))
     }
 
@@ -538,7 +611,8 @@ impl Games {
                 Some(result)
             }
             Attempt::Again => {
-                self.forget(game_id, slot);
+                // The copy is behind the store: the next attempt reads what it lacks.
+                slot.behind.store(true, Ordering::SeqCst);
                 None
             }
         }
@@ -641,6 +715,7 @@ impl Games {
         };
         let slot = Arc::new(Slot {
             state: Arc::new(tokio::sync::Mutex::new(state)),
+            behind: AtomicBool::new(false),
         });
         if let Ok(mut cache) = self.games.lock() {
             cache.put(id.clone(), slot);
@@ -735,8 +810,7 @@ impl Games {
 
     /// Returns the game as `seat` sees it.
     pub async fn view(&self, game_id: &str, seat: u8) -> Result<SeatView, ApiError> {
-        let slot = self.slot(game_id).await?;
-        let state = slot.state.lock().await;
+        let (_, state) = self.current(game_id).await?;
         Ok(state.seat_view(seat))
     }
 
@@ -1230,4 +1304,63 @@ fn action_writes(
             at,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::StoredAction;
+
+    fn stored(actions: &[(&str, &str)], action_count: usize) -> StoredGame {
+        StoredGame {
+            id: "g".into(),
+            kind: "xiangqi".into(),
+            options: "null".into(),
+            setup: "null".into(),
+            days_per_move: 3,
+            created_at: 1,
+            deadline: Some(7),
+            seats: vec![(0, [1; 32], "红".into()), (1, [2; 32], "黑".into())],
+            bots: Vec::new(),
+            actions: actions
+                .iter()
+                .map(|(actor, action)| StoredAction {
+                    actor: (*actor).into(),
+                    action: (*action).into(),
+                    client_action_id: Some(format!("c-{action}")),
+                    sent: None,
+                    at: 1,
+                })
+                .collect(),
+            action_count,
+            phrases: vec![(0, "hello".into(), "p1".into(), 1)],
+        }
+    }
+
+    #[test]
+    fn a_copy_caught_up_equals_the_game_read_whole() {
+        let moves = [("0", "h3e3"), ("1", "h10g8"), ("0", "h1g3")];
+        let whole = rebuild(stored(&moves, 3)).expect("the whole game");
+        let mut copy = rebuild(stored(&moves[..1], 1)).expect("the first move");
+        let mut tail = stored(&moves[1..], 3);
+        tail.phrases = vec![(1, "good-move".into(), "p2".into(), 2)];
+        absorb(&mut copy, tail).expect("caught up");
+        assert_eq!(copy.game.record(), whole.game.record());
+        assert_eq!(copy.client_ids, whole.client_ids);
+        assert_eq!(copy.said.len(), 2);
+        assert_eq!(copy.said_ids.get(&(1, "p2".into())), Some(&2));
+        assert_eq!((copy.deadline, &copy.names), (Some(7), &whole.names));
+    }
+
+    #[test]
+    fn a_copy_the_store_disagrees_with_is_not_caught_up() {
+        let mut copy = rebuild(stored(&[("0", "h3e3")], 1)).expect("one move");
+        // The store says three actions, but only one follows the copy's: something is missing.
+        let gap = absorb(&mut copy, stored(&[("1", "h10g8")], 3));
+        assert!(gap.is_err(), "{gap:?}");
+        // An action the copy's game refuses.
+        let mut copy = rebuild(stored(&[("0", "h3e3")], 1)).expect("one move");
+        let refused = absorb(&mut copy, stored(&[("1", "h3e3")], 2));
+        assert!(refused.is_err(), "{refused:?}");
+    }
 }

@@ -399,3 +399,84 @@ async fn the_last_of_several_joins_at_once_starts_the_game() {
         );
     }
 }
+
+/// Reads a seat's view of a game on `server` once it has seen both seats taken, `version`
+/// actions and `said` phrases (the other server's commits reach this one by notification; a
+/// long poll waits for the next change).
+async fn seen(server: &Instance, id: &str, token: &str, version: u64, said: u64) -> Value {
+    for _ in 0..10 {
+        let (status, view) = server
+            .call("GET", &format!("/api/games/{id}"), Some(token), None)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{view}");
+        let full = view["seats_filled"] == json!([true, true]);
+        if full && view["version"] == version && view["said_count"] == said {
+            return view;
+        }
+        let path = format!(
+            "/api/games/{id}/wait?after={}&said={}&timeout=5",
+            view["version"], view["said_count"]
+        );
+        let (status, view) = server.call("GET", &path, Some(token), None).await;
+        assert_eq!(status, StatusCode::OK, "{view}");
+    }
+    panic!("{id} did not reach version {version} with {said} phrases");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_game_played_on_both_servers_reads_the_same_on_each_as_read_whole() {
+    // Each server catches its copy up with what the other committed (only the missing actions
+    // and phrases are read); every view must equal the one a server reading the whole game
+    // gives.
+    let db = testdb::TestDb::postgres();
+    let (a, b) = (instance(&db).await, instance(&db).await);
+    let (id, red, black) = game(&a, &b).await;
+    let tokens = [red.as_str(), black.as_str()];
+    let mut said = 0u64;
+    for version in 0..16u64 {
+        let (mover, other) = if version % 2 == 0 { (&a, &b) } else { (&b, &a) };
+        let token = tokens[(version % 2) as usize];
+        // The mover may not have heard of the last move yet: a stale copy is caught up.
+        let view = seen(mover, &id, token, version, said).await;
+        // Board moves only (not "offer-draw", "resign").
+        let legal: Vec<&str> = view["legal_actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .filter(|a| !a.contains('-'))
+            .collect();
+        assert!(!legal.is_empty(), "{view}");
+        let action = legal[(version as usize * 7) % legal.len()];
+        let (status, moved) = mover
+            .act(&id, token, version, action, &format!("m{version}"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{moved}");
+        if version % 3 == 0 {
+            // A phrase from the seat that just moved, sent to the other server.
+            let (status, sent) = other
+                .call(
+                    "POST",
+                    &format!("/api/games/{id}/say"),
+                    Some(token),
+                    Some(json!({"phrase": "good-move", "client_phrase_id": format!("p{version}")})),
+                )
+                .await;
+            assert_eq!(status, StatusCode::OK, "{sent}");
+            said += 1;
+        }
+        // Both seats' views, on both servers and on a server that reads the game whole.
+        let whole = instance(&db).await;
+        for token in tokens {
+            let on_a = seen(&a, &id, token, version + 1, said).await;
+            let on_b = seen(&b, &id, token, version + 1, said).await;
+            let fresh = seen(&whole, &id, token, version + 1, said).await;
+            assert_eq!(on_a, fresh, "server a, after move {version}");
+            assert_eq!(on_b, fresh, "server b, after move {version}");
+        }
+    }
+    // A resent move (same client id) is still known as applied on the server that caught up.
+    let (status, again) = a.act(&id, &black, 1, "x", "m1").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{again}");
+    assert_eq!(code(&again), "action-id-reused", "{again}");
+}

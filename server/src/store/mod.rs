@@ -46,7 +46,17 @@ pub enum Change {
 #[async_trait]
 pub trait Store: Send + Sync + std::fmt::Debug {
     /// One game with everything needed to rebuild it, or `None` when there is no such game.
-    async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
+    async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        self.game_from(id, 0, 0).await
+    }
+    /// The game as [`Store::game`] reads it, but with only its actions from ply `actions` on
+    /// and its phrases after the first `phrases`: what a copy that has those lacks.
+    async fn game_from(
+        &self,
+        id: &str,
+        actions: usize,
+        phrases: usize,
+    ) -> Result<Option<StoredGame>, StoreError>;
     /// The game and seat a token's hash holds.
     async fn seat_of(&self, token_hash: Hash) -> Result<Option<(String, u8)>, StoreError>;
     /// An invite by its code's hash.
@@ -242,9 +252,12 @@ pub struct StoredGame {
     pub seats: Vec<(u8, Hash, String)>,
     /// Seats the server's computer plays, with their strength.
     pub bots: Vec<(u8, String)>,
-    /// The actions, in order.
+    /// The actions from the ply asked for on, in order.
     pub actions: Vec<StoredAction>,
-    /// The phrases sent, in order: seat, phrase, the sender's id for it, when.
+    /// How many actions the game has in all.
+    pub action_count: usize,
+    /// The phrases sent after those asked to skip, in order: seat, phrase, the sender's id for
+    /// it, when.
     pub phrases: Vec<(u8, String, String, i64)>,
 }
 

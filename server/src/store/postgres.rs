@@ -307,38 +307,58 @@ fn seat_of_row(n: i16) -> u8 {
 
 #[async_trait]
 impl Store for PgStore {
-    async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+    async fn game_from(
+        &self,
+        id: &str,
+        from_action: usize,
+        from_phrase: usize,
+    ) -> Result<Option<StoredGame>, StoreError> {
         let client = self.client().await?;
         let prepare = |sql: &'static str| client.prepare_cached(sql);
-        let (game, seats, bots, actions, phrases) = futures_util::try_join!(
+        let (begin, game, seats, bots, actions, phrases, end) = futures_util::try_join!(
+            prepare("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
             prepare(
-                "SELECT id, kind, options, setup, days_per_move, created_at, deadline
+                "SELECT id, kind, options, setup, days_per_move, created_at, deadline,
+                        action_count
                  FROM games WHERE id = $1"
             ),
             prepare("SELECT seat, token_hash, name FROM seats WHERE game_id = $1"),
             prepare("SELECT seat, strength FROM bots WHERE game_id = $1"),
             prepare(
                 "SELECT actor, action, client_action_id, sent, at FROM actions
-                 WHERE game_id = $1 ORDER BY ply"
+                 WHERE game_id = $1 AND ply >= $2 ORDER BY ply"
             ),
             prepare(
                 "SELECT seat, phrase, client_phrase_id, at FROM phrases
-                 WHERE game_id = $1 ORDER BY seq"
+                 WHERE game_id = $1 AND seq > $2 ORDER BY seq"
             ),
+            prepare("COMMIT"),
         )
         .map_err(|e| failed(&e))?;
-        // The five reads go out together (pipelined): one round trip. Each statement is a
-        // snapshot of its own; a commit landing between them is caught by the guard of the
-        // first write judged on this copy.
+        // The five reads go out together (pipelined: one round trip), in one transaction, so
+        // that they see one snapshot: the game's row and numbers agree with its actions, seats
+        // and phrases even when a commit lands while they are read. `COMMIT` is always sent
+        // (every request is, before any answer is read), so the connection goes back to the
+        // pool out of the transaction whatever failed.
         let param: &[&(dyn ToSql + Sync)] = &[&id];
-        let (game, seats, bots, actions, phrases) = futures_util::try_join!(
+        let from_action = number::<i32>(from_action)?;
+        let from_phrase = number::<i32>(from_phrase)?;
+        let action_params: &[&(dyn ToSql + Sync)] = &[&id, &from_action];
+        let phrase_params: &[&(dyn ToSql + Sync)] = &[&id, &from_phrase];
+        let (begun, game, seats, bots, actions, phrases, ended) = futures_util::join!(
+            client.execute(&begin, &[]),
             client.query_opt(&game, param),
             client.query(&seats, param),
             client.query(&bots, param),
-            client.query(&actions, param),
-            client.query(&phrases, param),
-        )
-        .map_err(|e| failed(&e))?;
+            client.query(&actions, action_params),
+            client.query(&phrases, phrase_params),
+            client.execute(&end, &[]),
+        );
+        begun.map_err(|e| failed(&e))?;
+        let (game, seats, bots, actions, phrases) =
+            (|| Ok((game?, seats?, bots?, actions?, phrases?)))()
+                .map_err(|e: tokio_postgres::Error| failed(&e))?;
+        ended.map_err(|e| failed(&e))?;
         let Some(row) = game else {
             return Ok(None);
         };
@@ -350,6 +370,7 @@ impl Store for PgStore {
             days_per_move: row.get(4),
             created_at: row.get(5),
             deadline: row.get(6),
+            action_count: usize::try_from(row.get::<_, i32>(7)).unwrap_or(0),
             seats: seats
                 .iter()
                 .map(|r| {
@@ -1157,7 +1178,7 @@ mod tests {
         Write::Action {
             game_id: game.into(),
             ply,
-            actor: format!("seat {}", ply % 2),
+            actor: format!("{}", ply % 2),
             action: format!("move {ply}"),
             client_action_id: Some(id.into()),
             sent: Some(format!("move {ply}")),

@@ -98,9 +98,20 @@ fn reader(path: &Path) -> Result<Connection, String> {
 
 #[async_trait]
 impl Store for SqliteStore {
-    async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+    async fn game_from(
+        &self,
+        id: &str,
+        actions: usize,
+        phrases: usize,
+    ) -> Result<Option<StoredGame>, StoreError> {
         let id = id.to_owned();
-        self.read(move |conn| load_game(conn, &id)).await
+        self.read(move |conn| {
+            // One snapshot for the game's reads, so that its numbers agree with its rows even
+            // when the writer commits meanwhile.
+            let snapshot = conn.unchecked_transaction()?;
+            load_game(&snapshot, &id, actions, phrases)
+        })
+        .await
     }
 
     async fn seat_of(&self, token_hash: Hash) -> Result<Option<(String, u8)>, StoreError> {
@@ -614,10 +625,18 @@ fn put_entry(
 }
 
 /// Reads one game and everything in it.
-fn load_game(conn: &Connection, id: &str) -> rusqlite::Result<Option<StoredGame>> {
+/// A game with its actions from ply `from_action` on and its phrases after the first
+/// `from_phrase` (see [`Store::game_from`]).
+fn load_game(
+    conn: &Connection,
+    id: &str,
+    from_action: usize,
+    from_phrase: usize,
+) -> rusqlite::Result<Option<StoredGame>> {
     let game = conn
         .prepare_cached(
-            "SELECT id, kind, options, setup, days_per_move, created_at, deadline
+            "SELECT id, kind, options, setup, days_per_move, created_at, deadline,
+                    (SELECT count(*) FROM actions WHERE game_id = ?1)
              FROM games WHERE id = ?1",
         )?
         .query_row([id], |r| {
@@ -632,6 +651,7 @@ fn load_game(conn: &Connection, id: &str) -> rusqlite::Result<Option<StoredGame>
                 seats: Vec::new(),
                 bots: Vec::new(),
                 actions: Vec::new(),
+                action_count: usize::try_from(r.get::<_, i64>(7)?).unwrap_or(0),
                 phrases: Vec::new(),
             })
         })
@@ -656,9 +676,9 @@ fn load_game(conn: &Connection, id: &str) -> rusqlite::Result<Option<StoredGame>
     g.actions = conn
         .prepare_cached(
             "SELECT actor, action, client_action_id, sent, at FROM actions
-             WHERE game_id = ?1 ORDER BY ply",
+             WHERE game_id = ?1 AND ply >= ?2 ORDER BY ply",
         )?
-        .query_map([id], |r| {
+        .query_map(params![id, from_action as i64], |r| {
             Ok(StoredAction {
                 actor: r.get(0)?,
                 action: r.get(1)?,
@@ -670,9 +690,10 @@ fn load_game(conn: &Connection, id: &str) -> rusqlite::Result<Option<StoredGame>
         .collect::<Result<_, _>>()?;
     g.phrases = conn
         .prepare_cached(
-            "SELECT seat, phrase, client_phrase_id, at FROM phrases WHERE game_id = ?1 ORDER BY seq",
+            "SELECT seat, phrase, client_phrase_id, at FROM phrases
+             WHERE game_id = ?1 AND seq > ?2 ORDER BY seq",
         )?
-        .query_map([id], |r| {
+        .query_map(params![id, from_phrase as i64], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
         })?
         .collect::<Result<_, _>>()?;
@@ -721,7 +742,9 @@ mod tests {
             },
         )
         .expect("a bot row");
-        let game = load_game(&conn, "g").expect("load").expect("the game");
+        let game = load_game(&conn, "g", 0, 0)
+            .expect("load")
+            .expect("the game");
         assert_eq!(game.bots, [(1, "easy".to_owned())]);
         drop(conn);
         // Opening it again runs nothing twice.
@@ -760,7 +783,9 @@ mod tests {
             .expect("a game");
         }
         let conn = migrate(&path).expect("upgrade");
-        let game = load_game(&conn, "g").expect("load").expect("the game");
+        let game = load_game(&conn, "g", 0, 0)
+            .expect("load")
+            .expect("the game");
         assert_eq!(game.actions.len(), 1);
         assert_eq!(game.actions[0].client_action_id.as_deref(), Some("same"));
         assert_eq!(
