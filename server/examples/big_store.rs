@@ -222,6 +222,7 @@ async fn fill_postgres<'t>(a: &Args, template: &impl Fn(usize) -> &'t Template) 
     while start < a.games {
         let end = (start + BATCH / 40).min(a.games);
         let (mut gid, mut opts, mut setups, mut deadlines) = (vec![], vec![], vec![], vec![]);
+        let mut counts = vec![];
         let (mut sgid, mut sseat, mut shash) = (vec![], vec![], vec![]);
         let (mut agid, mut aply, mut aactor, mut atext, mut aclient) =
             (vec![], vec![], vec![], vec![], vec![]);
@@ -232,6 +233,7 @@ async fn fill_postgres<'t>(a: &Args, template: &impl Fn(usize) -> &'t Template) 
             opts.push(t.options.clone());
             setups.push(t.setup.clone());
             deadlines.push((!t.over).then_some(NOW + 3 * 86_400_000));
+            counts.push(t.actions.len() as i32);
             for s in 0..2u8 {
                 sgid.push(id.clone());
                 sseat.push(i16::from(s));
@@ -247,10 +249,14 @@ async fn fill_postgres<'t>(a: &Args, template: &impl Fn(usize) -> &'t Template) 
         }
         client
             .execute(
-                "INSERT INTO games (id, kind, options, setup, days_per_move, created_at, deadline)
-                 SELECT id, 'xiangqi', o, s, 3, $4, d
-                 FROM unnest($1::text[], $2::text[], $3::text[], $5::bigint[]) AS t(id, o, s, d)",
-                &[&gid, &opts, &setups, &NOW, &deadlines],
+                // Each game's numbers of actions and seats as the server keeps them (migration
+                // V4): its guard compares them.
+                "INSERT INTO games (id, kind, options, setup, days_per_move, created_at, deadline,
+                                    action_count, seat_count)
+                 SELECT id, 'xiangqi', o, s, 3, $4, d, n, 2
+                 FROM unnest($1::text[], $2::text[], $3::text[], $5::bigint[], $6::int[])
+                     AS t(id, o, s, d, n)",
+                &[&gid, &opts, &setups, &NOW, &deadlines, &counts],
             )
             .await
             .expect("games");
@@ -443,10 +449,17 @@ async fn wait_one(client: &reqwest::Client, one: &str, two: &str) -> Vec<std::ti
             let url = format!("{one}/api/games/{id}/wait?after={version}&timeout=20");
             let token = tokens[0].clone();
             tokio::spawn(async move {
-                let r = client.get(url).bearer_auth(token).send().await;
-                let at = Instant::now();
-                let v: serde_json::Value = r.expect("an answer").json().await.expect("json");
-                (at, v["version"].as_u64())
+                // A poll also answers a change it had not heard of when it began (the join's
+                // notification can arrive after the poll starts): it asks again, as a client
+                // does, until it has the move.
+                loop {
+                    let r = client.get(&url).bearer_auth(&token).send().await;
+                    let at = Instant::now();
+                    let v: serde_json::Value = r.expect("an answer").json().await.expect("json");
+                    if v["version"].as_u64() != Some(version as u64) {
+                        return (at, v["version"].as_u64());
+                    }
+                }
             })
         };
         tokio::task::yield_now().await;
