@@ -314,54 +314,91 @@ impl Store for PgStore {
         from_phrase: usize,
     ) -> Result<Option<StoredGame>, StoreError> {
         let client = self.client().await?;
-        let prepare = |sql: &'static str| client.prepare_cached(sql);
-        let (begin, game, seats, bots, actions, phrases, end) = futures_util::try_join!(
-            prepare("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
-            prepare(
-                "SELECT id, kind, options, setup, days_per_move, created_at, deadline,
-                        action_count
-                 FROM games WHERE id = $1"
-            ),
-            prepare("SELECT seat, token_hash, name FROM seats WHERE game_id = $1"),
-            prepare("SELECT seat, strength FROM bots WHERE game_id = $1"),
-            prepare(
-                "SELECT actor, action, client_action_id, sent, at FROM actions
-                 WHERE game_id = $1 AND ply >= $2 ORDER BY ply"
-            ),
-            prepare(
-                "SELECT seat, phrase, client_phrase_id, at FROM phrases
-                 WHERE game_id = $1 AND seq > $2 ORDER BY seq"
-            ),
-            prepare("COMMIT"),
-        )
-        .map_err(|e| failed(&e))?;
-        // The five reads go out together (pipelined: one round trip), in one transaction, so
-        // that they see one snapshot: the game's row and numbers agree with its actions, seats
-        // and phrases even when a commit lands while they are read. `COMMIT` is always sent
-        // (every request is, before any answer is read), so the connection goes back to the
-        // pool out of the transaction whatever failed.
-        let param: &[&(dyn ToSql + Sync)] = &[&id];
+        // One statement, so one snapshot: the game's row and numbers agree with its actions,
+        // seats and phrases even when a commit lands while they are read. Each part comes as
+        // arrays (no rows: NULL), one round trip and one statement's work for the database.
+        let read = client
+            .prepare_cached(
+                "SELECT g.id, g.kind, g.options, g.setup, g.days_per_move, g.created_at,
+                        g.deadline, g.action_count,
+                        s.seats, s.hashes, s.names, b.seats, b.strengths,
+                        a.actors, a.actions, a.client_ids, a.sents, a.ats,
+                        p.seats, p.phrases, p.client_ids, p.ats
+                 FROM games g
+                 CROSS JOIN LATERAL (
+                     SELECT array_agg(seat ORDER BY seat) AS seats,
+                            array_agg(token_hash ORDER BY seat) AS hashes,
+                            array_agg(name ORDER BY seat) AS names
+                     FROM seats WHERE game_id = g.id) s
+                 CROSS JOIN LATERAL (
+                     SELECT array_agg(seat ORDER BY seat) AS seats,
+                            array_agg(strength ORDER BY seat) AS strengths
+                     FROM bots WHERE game_id = g.id) b
+                 CROSS JOIN LATERAL (
+                     SELECT array_agg(actor ORDER BY ply) AS actors,
+                            array_agg(action ORDER BY ply) AS actions,
+                            array_agg(client_action_id ORDER BY ply) AS client_ids,
+                            array_agg(sent ORDER BY ply) AS sents,
+                            array_agg(at ORDER BY ply) AS ats
+                     FROM actions WHERE game_id = g.id AND ply >= $2) a
+                 CROSS JOIN LATERAL (
+                     SELECT array_agg(seat ORDER BY seq) AS seats,
+                            array_agg(phrase ORDER BY seq) AS phrases,
+                            array_agg(client_phrase_id ORDER BY seq) AS client_ids,
+                            array_agg(at ORDER BY seq) AS ats
+                     FROM phrases WHERE game_id = g.id AND seq > $3) p
+                 WHERE g.id = $1",
+            )
+            .await
+            .map_err(|e| failed(&e))?;
         let from_action = number::<i32>(from_action)?;
         let from_phrase = number::<i32>(from_phrase)?;
-        let action_params: &[&(dyn ToSql + Sync)] = &[&id, &from_action];
-        let phrase_params: &[&(dyn ToSql + Sync)] = &[&id, &from_phrase];
-        let (begun, game, seats, bots, actions, phrases, ended) = futures_util::join!(
-            client.execute(&begin, &[]),
-            client.query_opt(&game, param),
-            client.query(&seats, param),
-            client.query(&bots, param),
-            client.query(&actions, action_params),
-            client.query(&phrases, phrase_params),
-            client.execute(&end, &[]),
-        );
-        begun.map_err(|e| failed(&e))?;
-        let (game, seats, bots, actions, phrases) =
-            (|| Ok((game?, seats?, bots?, actions?, phrases?)))()
-                .map_err(|e: tokio_postgres::Error| failed(&e))?;
-        ended.map_err(|e| failed(&e))?;
-        let Some(row) = game else {
+        let Some(row) = client
+            .query_opt(&read, &[&id, &from_action, &from_phrase])
+            .await
+            .map_err(|e| failed(&e))?
+        else {
             return Ok(None);
         };
+        fn list<'a, T: tokio_postgres::types::FromSql<'a>>(
+            row: &'a tokio_postgres::Row,
+            i: usize,
+        ) -> Vec<T> {
+            row.get::<_, Option<Vec<T>>>(i).unwrap_or_default()
+        }
+        let seats = list::<i16>(&row, 8)
+            .into_iter()
+            .zip(list::<&[u8]>(&row, 9))
+            .zip(list::<String>(&row, 10))
+            .map(|((seat, hash), name)| (seat_of_row(seat), to_hash(hash), name))
+            .collect();
+        let bots = list::<i16>(&row, 11)
+            .into_iter()
+            .zip(list::<String>(&row, 12))
+            .map(|(seat, strength)| (seat_of_row(seat), strength))
+            .collect();
+        let actors = list::<String>(&row, 13);
+        let mut texts = list::<String>(&row, 14).into_iter();
+        let mut client_ids = list::<Option<String>>(&row, 15).into_iter();
+        let mut sents = list::<Option<String>>(&row, 16).into_iter();
+        let mut ats = list::<i64>(&row, 17).into_iter();
+        let actions = actors
+            .into_iter()
+            .map(|actor| StoredAction {
+                actor,
+                action: texts.next().unwrap_or_default(),
+                client_action_id: client_ids.next().flatten(),
+                sent: sents.next().flatten(),
+                at: ats.next().unwrap_or_default(),
+            })
+            .collect();
+        let phrases = list::<i16>(&row, 18)
+            .into_iter()
+            .zip(list::<String>(&row, 19))
+            .zip(list::<String>(&row, 20))
+            .zip(list::<i64>(&row, 21))
+            .map(|(((seat, phrase), client_id), at)| (seat_of_row(seat), phrase, client_id, at))
+            .collect();
         Ok(Some(StoredGame {
             id: row.get(0),
             kind: row.get(1),
@@ -371,34 +408,10 @@ impl Store for PgStore {
             created_at: row.get(5),
             deadline: row.get(6),
             action_count: usize::try_from(row.get::<_, i32>(7)).unwrap_or(0),
-            seats: seats
-                .iter()
-                .map(|r| {
-                    (
-                        seat_of_row(r.get(0)),
-                        to_hash(r.get::<_, &[u8]>(1)),
-                        r.get(2),
-                    )
-                })
-                .collect(),
-            bots: bots
-                .iter()
-                .map(|r| (seat_of_row(r.get(0)), r.get(1)))
-                .collect(),
-            actions: actions
-                .iter()
-                .map(|r| StoredAction {
-                    actor: r.get(0),
-                    action: r.get(1),
-                    client_action_id: r.get(2),
-                    sent: r.get(3),
-                    at: r.get(4),
-                })
-                .collect(),
-            phrases: phrases
-                .iter()
-                .map(|r| (seat_of_row(r.get(0)), r.get(1), r.get(2), r.get(3)))
-                .collect(),
+            seats,
+            bots,
+            actions,
+            phrases,
         }))
     }
 
