@@ -500,3 +500,35 @@ async fn a_sync_killed_halfway_loses_nothing_and_repeats_nothing() {
     assert_eq!(on_a, b.games(), "everything arrived, once");
     let _ = std::io::stdout().flush();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_item_too_large_for_the_server_stays_here_and_is_not_sent_again_until_it_changes() {
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
+    let (mut desk, mut phone) = (device(), device());
+    link(&server.url, &mut desk, &mut [&mut phone]).await;
+    settle(&mut [&mut desk, &mut phone]).await;
+    // A saved layout far larger than the server takes (256 KiB sealed).
+    let huge = format!("[{}]", vec!["1"; 200_000].join(","));
+    desk.store()
+        .set_setting("junqi-layout:huge", &huge)
+        .unwrap();
+    let first = desk.sync().await;
+    assert_eq!((first.too_large, first.sent), (1, 0), "{first:?}");
+    // Not sealed and refused again on every sync.
+    let again = desk.sync().await;
+    assert_eq!((again.too_large, again.sent), (0, 0), "{again:?}");
+    phone.sync().await;
+    assert!(phone.shared_settings().is_empty());
+    // Once it changes to something the server takes, it goes.
+    desk.store()
+        .set_setting("junqi-layout:huge", "[4,5,6]")
+        .unwrap();
+    let changed = desk.sync().await;
+    assert_eq!((changed.too_large, changed.sent), (0, 1), "{changed:?}");
+    phone.sync().await;
+    assert_eq!(
+        phone.shared_settings(),
+        [("huge".to_owned(), "[4,5,6]".to_owned())]
+    );
+}

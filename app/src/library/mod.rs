@@ -92,6 +92,9 @@ pub struct Synced {
     pub sent: usize,
     /// Entries that did not open with the library's key or were not understood (left alone).
     pub unreadable: usize,
+    /// Items too large for the server (a game of thousands of moves): kept on this device
+    /// only, and not tried again until they change.
+    pub too_large: usize,
 }
 
 /// What the pairing envelope carries to the new device.
@@ -754,7 +757,10 @@ impl Library {
                 .map_err(protocol)?;
             if sealed.len() > MAX_BLOB {
                 // Larger than the server takes (a game of thousands of moves): kept here only.
-                done.unreadable += 1;
+                // Its mark goes, so that it is not sealed again every sync; a change to it
+                // marks it again.
+                done.too_large += 1;
+                self.unmark(name, *generation)?;
                 continue;
             }
             let blob = B64.encode(sealed);
