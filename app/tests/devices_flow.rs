@@ -9,8 +9,8 @@ use common::{press, server, start, until};
 use qiguan_app::library::Library;
 use qiguan_app::settings::Language;
 use qiguan_app::store::{Mode, NewGame, Standing, Store};
-use qiguan_app::ui::{DevicesAdapter, Nav, Screen, SettingsAdapter};
-use qiguan_core::{AnyMatch, GameKind};
+use qiguan_app::ui::{DevicesAdapter, GameSession, HomeAdapter, Nav, Screen, SettingsAdapter};
+use qiguan_core::{Actor, AnyMatch, GameKind, Seat};
 use slint::{ComponentHandle, Model};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -216,4 +216,75 @@ fn sigkill_mid_sync_loses_nothing_and_repeats_nothing() {
         desk_games,
         "everything arrived, once"
     );
+}
+
+/// Plays one more move in a stored game, as the game screen does.
+fn play_stored(store: &mut Store, id: qiguan_app::store::GameId, mv: &str) {
+    let stored = store.load(id).unwrap();
+    let mut game = AnyMatch::from_record(&stored.record).unwrap();
+    let ply = stored.record.actions.len();
+    let seat = Seat::new((ply % 2) as u8).unwrap();
+    game.apply_text(Actor::Seat(seat), mv).unwrap();
+    let entry = game.record().actions[ply].clone();
+    store
+        .append_action(id, ply, &entry, &Standing::of(&game), 2)
+        .unwrap();
+}
+
+#[test]
+fn a_game_on_screen_shows_the_move_a_sync_brings_from_another_device() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = server(dir.path());
+    let (desk_dir, phone_dir) = (dir.path().join("desk"), dir.path().join("phone"));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    // A pass-and-play game of one move on the desk, in a library the phone is in; both synced.
+    let (mut phone, on_desk) = rt.block_on(async {
+        let mut desk = Library::open(&desk_dir).unwrap();
+        let game = AnyMatch::new(
+            GameKind::Xiangqi,
+            &serde_json::Value::Null,
+            &serde_json::Value::Null,
+        )
+        .unwrap();
+        let new = NewGame::from_match(&game, Mode::PassAndPlay, vec!["P1".into(), "P2".into()]);
+        let id = desk
+            .store_mut()
+            .create_game_with(&new, &[], &Standing::of(&game), 1)
+            .unwrap();
+        play_stored(desk.store_mut(), id, "h3e3");
+        desk.create(&url, "Desk").await.unwrap();
+        let offer = desk.offer().await.unwrap();
+        let mut phone = Library::open(&phone_dir).unwrap();
+        phone.join(&url, &offer.code, "Phone").await.unwrap();
+        desk.sync().await.unwrap();
+        phone.sync().await.unwrap();
+        (phone, id)
+    });
+    // The desk's app, once its sync at start is done, with that game on screen.
+    let app = start(&desk_dir, Language::English, (1280, 800));
+    let ui = app.window();
+    let d = ui.global::<DevicesAdapter>();
+    until(&app, WAIT, || !d.get_synced_at().is_empty());
+    ui.global::<HomeAdapter>()
+        .invoke_continue_game(on_desk.0 as i32);
+    assert_eq!(ui.global::<Nav>().get_screen(), Screen::Xiangqi);
+    let session = ui.global::<GameSession>();
+    assert_eq!(session.get_review_plies(), 1);
+
+    // The phone answers and syncs.
+    rt.block_on(async {
+        let ids = phone.store().history_ids(&Default::default()).unwrap();
+        assert_eq!(ids.len(), 1);
+        play_stored(phone.store_mut(), ids[0], "h10g8");
+        phone.sync().await.unwrap();
+    });
+    // The desk syncs (as its timer, a resume or the Devices screen start one): the game on
+    // screen shows the answer, and stays on screen.
+    d.invoke_sync_now();
+    until(&app, WAIT, || session.get_review_plies() == 2);
+    assert_eq!(ui.global::<Nav>().get_screen(), Screen::Xiangqi);
+    assert_eq!(session.get_to_move(), 0, "Red to move again");
 }
