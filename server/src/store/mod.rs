@@ -224,7 +224,7 @@ impl Write {
 }
 
 /// One stored action.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredAction {
     /// Who acted (`seat 0`, `chance`).
     pub actor: String,

@@ -59,6 +59,8 @@ pub struct PgStore {
     changed: mpsc::UnboundedSender<String>,
     /// Moves to commit, for [`mover`].
     moves: mpsc::UnboundedSender<Pending>,
+    /// Games to read, for [`reader`].
+    reads: mpsc::UnboundedSender<Reading>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -72,8 +74,17 @@ impl PgStore {
     pub async fn open(url: &str) -> Result<PgStore, String> {
         let config: tokio_postgres::Config = url.parse().map_err(|e| format!("--db {url}: {e}"))?;
         migrate(&config).await?;
+        // The pool's statements are all prepared once and run many times with other values:
+        // one generic plan each. Left to choose, PostgreSQL planned the batched statements
+        // (arrays of unknown length) afresh on every run, and planning cost more than running.
+        let mut pooled = config.clone();
+        let options = match config.get_options() {
+            Some(theirs) => format!("{theirs} -c plan_cache_mode=force_generic_plan"),
+            None => "-c plan_cache_mode=force_generic_plan".to_owned(),
+        };
+        pooled.options(&options);
         let manager = Manager::from_config(
-            config.clone(),
+            pooled,
             NoTls,
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
@@ -92,12 +103,15 @@ impl PgStore {
         tokio::spawn(notifier(config, instance.clone(), games));
         let (moves, queue) = mpsc::unbounded_channel();
         tokio::spawn(mover(pool.clone(), queue));
+        let (reads, queue) = mpsc::unbounded_channel();
+        tokio::spawn(reader(pool.clone(), queue));
         Ok(PgStore {
             pool,
             instance,
             changes: Mutex::new(Some(rx)),
             changed,
             moves,
+            reads,
         })
     }
 
@@ -313,106 +327,17 @@ impl Store for PgStore {
         from_action: usize,
         from_phrase: usize,
     ) -> Result<Option<StoredGame>, StoreError> {
-        let client = self.client().await?;
-        // One statement, so one snapshot: the game's row and numbers agree with its actions,
-        // seats and phrases even when a commit lands while they are read. Each part comes as
-        // arrays (no rows: NULL), one round trip and one statement's work for the database.
-        let read = client
-            .prepare_cached(
-                "SELECT g.id, g.kind, g.options, g.setup, g.days_per_move, g.created_at,
-                        g.deadline, g.action_count,
-                        s.seats, s.hashes, s.names, b.seats, b.strengths,
-                        a.actors, a.actions, a.client_ids, a.sents, a.ats,
-                        p.seats, p.phrases, p.client_ids, p.ats
-                 FROM games g
-                 CROSS JOIN LATERAL (
-                     SELECT array_agg(seat ORDER BY seat) AS seats,
-                            array_agg(token_hash ORDER BY seat) AS hashes,
-                            array_agg(name ORDER BY seat) AS names
-                     FROM seats WHERE game_id = g.id) s
-                 CROSS JOIN LATERAL (
-                     SELECT array_agg(seat ORDER BY seat) AS seats,
-                            array_agg(strength ORDER BY seat) AS strengths
-                     FROM bots WHERE game_id = g.id) b
-                 CROSS JOIN LATERAL (
-                     SELECT array_agg(actor ORDER BY ply) AS actors,
-                            array_agg(action ORDER BY ply) AS actions,
-                            array_agg(client_action_id ORDER BY ply) AS client_ids,
-                            array_agg(sent ORDER BY ply) AS sents,
-                            array_agg(at ORDER BY ply) AS ats
-                     FROM actions WHERE game_id = g.id AND ply >= $2) a
-                 CROSS JOIN LATERAL (
-                     SELECT array_agg(seat ORDER BY seq) AS seats,
-                            array_agg(phrase ORDER BY seq) AS phrases,
-                            array_agg(client_phrase_id ORDER BY seq) AS client_ids,
-                            array_agg(at ORDER BY seq) AS ats
-                     FROM phrases WHERE game_id = g.id AND seq > $3) p
-                 WHERE g.id = $1",
-            )
-            .await
-            .map_err(|e| failed(&e))?;
-        let from_action = number::<i32>(from_action)?;
-        let from_phrase = number::<i32>(from_phrase)?;
-        let Some(row) = client
-            .query_opt(&read, &[&id, &from_action, &from_phrase])
-            .await
-            .map_err(|e| failed(&e))?
-        else {
-            return Ok(None);
-        };
-        fn list<'a, T: tokio_postgres::types::FromSql<'a>>(
-            row: &'a tokio_postgres::Row,
-            i: usize,
-        ) -> Vec<T> {
-            row.get::<_, Option<Vec<T>>>(i).unwrap_or_default()
-        }
-        let seats = list::<i16>(&row, 8)
-            .into_iter()
-            .zip(list::<&[u8]>(&row, 9))
-            .zip(list::<String>(&row, 10))
-            .map(|((seat, hash), name)| (seat_of_row(seat), to_hash(hash), name))
-            .collect();
-        let bots = list::<i16>(&row, 11)
-            .into_iter()
-            .zip(list::<String>(&row, 12))
-            .map(|(seat, strength)| (seat_of_row(seat), strength))
-            .collect();
-        let actors = list::<String>(&row, 13);
-        let mut texts = list::<String>(&row, 14).into_iter();
-        let mut client_ids = list::<Option<String>>(&row, 15).into_iter();
-        let mut sents = list::<Option<String>>(&row, 16).into_iter();
-        let mut ats = list::<i64>(&row, 17).into_iter();
-        let actions = actors
-            .into_iter()
-            .map(|actor| StoredAction {
-                actor,
-                action: texts.next().unwrap_or_default(),
-                client_action_id: client_ids.next().flatten(),
-                sent: sents.next().flatten(),
-                at: ats.next().unwrap_or_default(),
+        let (done, read) = oneshot::channel();
+        self.reads
+            .send(Reading {
+                id: id.to_owned(),
+                from_action: number(from_action)?,
+                from_phrase: number(from_phrase)?,
+                done,
             })
-            .collect();
-        let phrases = list::<i16>(&row, 18)
-            .into_iter()
-            .zip(list::<String>(&row, 19))
-            .zip(list::<String>(&row, 20))
-            .zip(list::<i64>(&row, 21))
-            .map(|(((seat, phrase), client_id), at)| (seat_of_row(seat), phrase, client_id, at))
-            .collect();
-        Ok(Some(StoredGame {
-            id: row.get(0),
-            kind: row.get(1),
-            options: row.get(2),
-            setup: row.get(3),
-            days_per_move: row.get(4),
-            created_at: row.get(5),
-            deadline: row.get(6),
-            action_count: usize::try_from(row.get::<_, i32>(7)).unwrap_or(0),
-            seats,
-            bots,
-            actions,
-            phrases,
-        }))
+            .map_err(|_| StoreError::Failed("the store is closing".into()))?;
+        read.await
+            .map_err(|_| StoreError::Failed("the store is closing".into()))?
     }
 
     async fn seat_of(&self, token_hash: Hash) -> Result<Option<(String, u8)>, StoreError> {
@@ -784,35 +709,93 @@ struct Pending {
     done: oneshot::Sender<Result<(), StoreError>>,
 }
 
-/// The most moves committed by one statement.
-const MOVES_PER_BATCH: usize = 64;
-/// The most batches of moves being committed at once.
+/// The most moves committed, or games read, by one statement.
+const PER_BATCH: usize = 64;
+/// The most batches of moves being committed at once (and of games being read).
 const BATCHES_AT_ONCE: usize = 2;
 
-/// Commits the moves of every game this process serves, in batches: whatever moves arrived
-/// while the batches before were being committed go together, as one statement (one
-/// transaction, one WAL flush, one wake-up of one database connection; see [`moves_once`]).
-/// A move that arrives with a batch free goes at once, alone: batching adds no wait. Two moves
-/// of one game never share a batch (nor overlap: the server commits a game's next move only
-/// after its last one).
-async fn mover(pool: Pool, mut moves: mpsc::UnboundedReceiver<Pending>) {
-    let batches = Arc::new(tokio::sync::Semaphore::new(BATCHES_AT_ONCE));
-    let mut next: Option<Pending> = None;
+/// A game to read for [`reader`], and where it goes.
+struct Reading {
+    id: String,
+    from_action: i32,
+    from_phrase: i32,
+    done: oneshot::Sender<Result<Option<StoredGame>, StoreError>>,
+}
+
+/// Commits the moves of every game this process serves, in batches (see [`batches`], each
+/// committed by [`commit_moves`]): one statement, one transaction, one WAL flush and one
+/// wake-up of one database connection for a batch. Two moves of one game never share a batch
+/// (nor overlap: the server commits a game's next move only after its last one).
+async fn mover(pool: Pool, moves: mpsc::UnboundedReceiver<Pending>) {
+    batches(
+        moves,
+        |batch: &[Pending], p: &Pending| batch.iter().all(|b| b.m.game_id != p.m.game_id),
+        move |batch| {
+            let pool = pool.clone();
+            async move { commit_moves(&pool, batch).await }
+        },
+    )
+    .await;
+}
+
+/// Reads games for [`Store::game_from`] in batches (see [`batches`]): one statement for
+/// whatever reads arrived together, as [`read_games`] makes it.
+async fn reader(pool: Pool, reads: mpsc::UnboundedReceiver<Reading>) {
+    batches(
+        reads,
+        |_: &[Reading], _: &Reading| true,
+        move |batch: Vec<Reading>| {
+            let pool = pool.clone();
+            async move {
+                let wanted: Vec<&Reading> = batch.iter().collect();
+                match read_games(&pool, &wanted).await {
+                    Ok(mut games) => {
+                        for (r, game) in batch.into_iter().zip(games.drain(..)) {
+                            let _ = r.done.send(Ok(game));
+                        }
+                    }
+                    Err(e) => {
+                        let why = e.to_string();
+                        for r in batch {
+                            let _ = r.done.send(Err(StoreError::Failed(why.clone())));
+                        }
+                    }
+                }
+            }
+        },
+    )
+    .await;
+}
+
+/// Runs the requests that come down `queue` in batches: whatever arrived while the batches
+/// before were under way goes together (at most [`PER_BATCH`], each passing `fits` with those
+/// taken before it), at most [`BATCHES_AT_ONCE`] batches at a time. A request that arrives with
+/// a batch free goes at once, alone: batching adds no wait.
+async fn batches<T, F>(
+    mut queue: mpsc::UnboundedReceiver<T>,
+    fits: impl Fn(&[T], &T) -> bool,
+    run: impl Fn(Vec<T>) -> F,
+) where
+    T: Send + 'static,
+    F: Future<Output = ()> + Send + 'static,
+{
+    let slots = Arc::new(tokio::sync::Semaphore::new(BATCHES_AT_ONCE));
+    let mut next: Option<T> = None;
     loop {
         let first = match next.take() {
             Some(p) => p,
-            None => match moves.recv().await {
+            None => match queue.recv().await {
                 Some(p) => p,
                 None => return,
             },
         };
-        let Ok(slot) = batches.clone().acquire_owned().await else {
+        let Ok(slot) = slots.clone().acquire_owned().await else {
             return;
         };
         let mut batch = vec![first];
-        while batch.len() < MOVES_PER_BATCH {
-            match moves.try_recv() {
-                Ok(p) if batch.iter().any(|b| b.m.game_id == p.m.game_id) => {
+        while batch.len() < PER_BATCH {
+            match queue.try_recv() {
+                Ok(p) if !fits(&batch, &p) => {
                     next = Some(p);
                     break;
                 }
@@ -820,9 +803,9 @@ async fn mover(pool: Pool, mut moves: mpsc::UnboundedReceiver<Pending>) {
                 Err(_) => break,
             }
         }
-        let pool = pool.clone();
+        let work = run(batch);
         tokio::spawn(async move {
-            commit_moves(&pool, batch).await;
+            work.await;
             drop(slot);
         });
     }
@@ -960,6 +943,127 @@ async fn moves_once(pool: &Pool, moves: &[&Move]) -> Result<Vec<String>, StoreEr
     landed.sort_unstable();
     landed.dedup();
     Ok(landed)
+}
+
+/// Reads games, each from its own ply and phrase on (see [`Store::game_from`]), with one
+/// statement: one snapshot, so each game's row and numbers agree with its actions, seats and
+/// phrases even when a commit lands meanwhile, and one statement's work for the database
+/// however many games. Each game's parts come as arrays (no rows: NULL). `None` for a game
+/// that is not there.
+async fn read_games(
+    pool: &Pool,
+    wanted: &[&Reading],
+) -> Result<Vec<Option<StoredGame>>, StoreError> {
+    let client = pool
+        .get()
+        .await
+        .map_err(|e| StoreError::Failed(format!("PostgreSQL: {e}")))?;
+    let read = client
+        .prepare_cached(
+            "SELECT q.n, g.id, g.kind, g.options, g.setup, g.days_per_move, g.created_at,
+                    g.deadline, g.action_count,
+                    s.seats, s.hashes, s.names, b.seats, b.strengths,
+                    a.actors, a.actions, a.client_ids, a.sents, a.ats,
+                    p.seats, p.phrases, p.client_ids, p.ats
+             FROM unnest($1::TEXT[], $2::INTEGER[], $3::INTEGER[]) WITH ORDINALITY
+                 AS q (id, from_action, from_phrase, n)
+             JOIN games g ON g.id = q.id
+             CROSS JOIN LATERAL (
+                 SELECT array_agg(seat ORDER BY seat) AS seats,
+                        array_agg(token_hash ORDER BY seat) AS hashes,
+                        array_agg(name ORDER BY seat) AS names
+                 FROM seats WHERE game_id = g.id) s
+             CROSS JOIN LATERAL (
+                 SELECT array_agg(seat ORDER BY seat) AS seats,
+                        array_agg(strength ORDER BY seat) AS strengths
+                 FROM bots WHERE game_id = g.id) b
+             CROSS JOIN LATERAL (
+                 SELECT array_agg(actor ORDER BY ply) AS actors,
+                        array_agg(action ORDER BY ply) AS actions,
+                        array_agg(client_action_id ORDER BY ply) AS client_ids,
+                        array_agg(sent ORDER BY ply) AS sents,
+                        array_agg(at ORDER BY ply) AS ats
+                 FROM actions WHERE game_id = g.id AND ply >= q.from_action) a
+             CROSS JOIN LATERAL (
+                 SELECT array_agg(seat ORDER BY seq) AS seats,
+                        array_agg(phrase ORDER BY seq) AS phrases,
+                        array_agg(client_phrase_id ORDER BY seq) AS client_ids,
+                        array_agg(at ORDER BY seq) AS ats
+                 FROM phrases WHERE game_id = g.id AND seq > q.from_phrase) p",
+        )
+        .await
+        .map_err(|e| failed(&e))?;
+    let ids: Vec<&str> = wanted.iter().map(|r| r.id.as_str()).collect();
+    let from_actions: Vec<i32> = wanted.iter().map(|r| r.from_action).collect();
+    let from_phrases: Vec<i32> = wanted.iter().map(|r| r.from_phrase).collect();
+    let rows = client
+        .query(&read, &[&ids, &from_actions, &from_phrases])
+        .await
+        .map_err(|e| failed(&e))?;
+    let mut games: Vec<Option<StoredGame>> = wanted.iter().map(|_| None).collect();
+    for row in &rows {
+        let n: i64 = row.get(0);
+        if let Some(game) = usize::try_from(n - 1).ok().and_then(|i| games.get_mut(i)) {
+            *game = Some(stored_game(row));
+        }
+    }
+    Ok(games)
+}
+
+/// A game as [`read_games`] reads it, from its row.
+fn stored_game(row: &tokio_postgres::Row) -> StoredGame {
+    fn list<'a, T: tokio_postgres::types::FromSql<'a>>(
+        row: &'a tokio_postgres::Row,
+        i: usize,
+    ) -> Vec<T> {
+        row.get::<_, Option<Vec<T>>>(i).unwrap_or_default()
+    }
+    let seats = list::<i16>(row, 9)
+        .into_iter()
+        .zip(list::<&[u8]>(row, 10))
+        .zip(list::<String>(row, 11))
+        .map(|((seat, hash), name)| (seat_of_row(seat), to_hash(hash), name))
+        .collect();
+    let bots = list::<i16>(row, 12)
+        .into_iter()
+        .zip(list::<String>(row, 13))
+        .map(|(seat, strength)| (seat_of_row(seat), strength))
+        .collect();
+    let mut texts = list::<String>(row, 15).into_iter();
+    let mut client_ids = list::<Option<String>>(row, 16).into_iter();
+    let mut sents = list::<Option<String>>(row, 17).into_iter();
+    let mut ats = list::<i64>(row, 18).into_iter();
+    let actions = list::<String>(row, 14)
+        .into_iter()
+        .map(|actor| StoredAction {
+            actor,
+            action: texts.next().unwrap_or_default(),
+            client_action_id: client_ids.next().flatten(),
+            sent: sents.next().flatten(),
+            at: ats.next().unwrap_or_default(),
+        })
+        .collect();
+    let phrases = list::<i16>(row, 19)
+        .into_iter()
+        .zip(list::<String>(row, 20))
+        .zip(list::<String>(row, 21))
+        .zip(list::<i64>(row, 22))
+        .map(|(((seat, phrase), client_id), at)| (seat_of_row(seat), phrase, client_id, at))
+        .collect();
+    StoredGame {
+        id: row.get(1),
+        kind: row.get(2),
+        options: row.get(3),
+        setup: row.get(4),
+        days_per_move: row.get(5),
+        created_at: row.get(6),
+        deadline: row.get(7),
+        action_count: usize::try_from(row.get::<_, i32>(8)).unwrap_or(0),
+        seats,
+        bots,
+        actions,
+        phrases,
+    }
 }
 
 fn number<T: TryFrom<usize>>(n: usize) -> Result<T, StoreError> {
@@ -1394,6 +1498,71 @@ mod tests {
                 (want, want.into(), 2, 2),
                 "{game}"
             );
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn games_read_together_are_each_the_game_asked_for() {
+        let db = testdb::TestDb::postgres();
+        let store = Arc::new(PgStore::open(&db.url).await.expect("a store"));
+        for g in 0..12 {
+            let game = format!("r{g:02}");
+            let mut writes = vec![
+                Write::Game {
+                    id: game.clone(),
+                    kind: "xiangqi".into(),
+                    options: "{}".into(),
+                    setup: "{}".into(),
+                    days_per_move: 3,
+                    created_at: 1,
+                },
+                seat(&game, 0),
+            ];
+            // Game g has g actions and, when odd, a second seat and a phrase.
+            writes.extend((0..g).map(|ply| action(&game, ply, &format!("c{ply}"))));
+            if g % 2 == 1 {
+                writes.push(seat(&game, 1));
+                writes.push(Write::Phrase {
+                    game_id: game.clone(),
+                    seq: 1,
+                    seat: 1,
+                    phrase: "hello".into(),
+                    client_phrase_id: "p1".into(),
+                    at: 2,
+                });
+            }
+            store.commit(writes).await.expect("a game");
+        }
+        // Many reads at once (most go in batches), from various points, one of a game that
+        // is not there; each must be what a read of its own gives.
+        let asks: Vec<(String, usize, usize)> = (0..40)
+            .map(|i| {
+                let g = i % 13;
+                (format!("r{g:02}"), i % 5, i % 2)
+            })
+            .collect();
+        let together = futures_util::future::join_all(asks.iter().map(|(id, a, p)| {
+            let store = store.clone();
+            async move { store.game_from(id, *a, *p).await.expect("a read") }
+        }))
+        .await;
+        for ((id, a, p), got) in asks.iter().zip(together) {
+            let alone = store.game_from(id, *a, *p).await.expect("a read");
+            match (got, alone) {
+                (None, None) => assert_eq!(id, "r12", "only the missing game reads as none"),
+                (Some(got), Some(alone)) => {
+                    assert_eq!(got.id, *id);
+                    let g: usize = id[1..].parse().unwrap();
+                    assert_eq!(got.action_count, g);
+                    assert_eq!(got.actions.len(), g.saturating_sub(*a));
+                    assert_eq!(got.actions, alone.actions);
+                    assert_eq!(got.seats, alone.seats);
+                    assert_eq!(got.seats.len(), 1 + g % 2);
+                    assert_eq!(got.phrases, alone.phrases);
+                    assert_eq!(got.phrases.len(), usize::from(g % 2 == 1 && *p == 0));
+                }
+                (got, alone) => panic!("{id}: {got:?} read together, {alone:?} alone"),
+            }
         }
     }
 }
