@@ -20,6 +20,24 @@ const WAIT: Duration = Duration::from_secs(30);
 const CHILD_DIR: &str = "QIGUAN_SYNC_CHILD_DIR";
 const GAMES: usize = 1000;
 
+/// A Xiangqi game from the start.
+fn xiangqi() -> AnyMatch {
+    AnyMatch::new(
+        GameKind::Xiangqi,
+        &serde_json::Value::Null,
+        &serde_json::Value::Null,
+    )
+    .unwrap()
+}
+
+/// A runtime for driving the other device's library engine.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
 fn games_in(dir: &std::path::Path) -> usize {
     Store::open_dir(dir)
         .unwrap()
@@ -64,18 +82,10 @@ fn a_phone_links_to_this_device_and_its_games_arrive_here_until_it_is_unlinked()
 
     // The phone, with a game of its own, joins with the code and syncs.
     let phone_dir = tempfile::tempdir().unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     let phone_id = rt.block_on(async {
         let mut phone = Library::open(phone_dir.path()).unwrap();
-        let game = AnyMatch::new(
-            GameKind::Xiangqi,
-            &serde_json::Value::Null,
-            &serde_json::Value::Null,
-        )
-        .unwrap();
+        let game = xiangqi();
         let new = NewGame::from_match(&game, Mode::PassAndPlay, vec!["P1".into(), "P2".into()]);
         phone
             .store_mut()
@@ -139,19 +149,11 @@ fn sigkill_mid_sync_loses_nothing_and_repeats_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let url = server(dir.path());
     let (desk_dir, phone_dir) = (dir.path().join("desk"), dir.path().join("phone"));
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     // The desk has many games and a library it has not synced yet; the phone is in it.
     let mut phone = rt.block_on(async {
         let mut desk = Library::open(&desk_dir).unwrap();
-        let game = AnyMatch::new(
-            GameKind::Xiangqi,
-            &serde_json::Value::Null,
-            &serde_json::Value::Null,
-        )
-        .unwrap();
+        let game = xiangqi();
         desk.store_mut()
             .in_transaction(|store| {
                 for i in 0..GAMES {
@@ -236,19 +238,11 @@ fn a_game_on_screen_shows_the_move_a_sync_brings_from_another_device() {
     let dir = tempfile::tempdir().unwrap();
     let url = server(dir.path());
     let (desk_dir, phone_dir) = (dir.path().join("desk"), dir.path().join("phone"));
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     // A pass-and-play game of one move on the desk, in a library the phone is in; both synced.
     let (mut phone, on_desk) = rt.block_on(async {
         let mut desk = Library::open(&desk_dir).unwrap();
-        let game = AnyMatch::new(
-            GameKind::Xiangqi,
-            &serde_json::Value::Null,
-            &serde_json::Value::Null,
-        )
-        .unwrap();
+        let game = xiangqi();
         let new = NewGame::from_match(&game, Mode::PassAndPlay, vec!["P1".into(), "P2".into()]);
         let id = desk
             .store_mut()

@@ -1,8 +1,8 @@
 //! The PostgreSQL store: one database that several server processes share.
 //!
 //! Each commit is one transaction on a pooled connection, at PostgreSQL's default isolation
-//! (read committed), sent as one pipeline (one round trip); a move is one statement (see
-//! [`commit_on`]). Correctness between processes comes from row locks, not from serializable
+//! (read committed), sent as one pipeline (one round trip, [`commit_on`]); moves, and game
+//! reads, of several games go together as one statement ([`mover`], [`reader`]). Correctness between processes comes from row locks, not from serializable
 //! transactions: a [`Write::Guard`] updates the game's row, whose numbers of actions and of
 //! seats people took (migration V4) must be the ones the server judged on, to the numbers the
 //! commit makes them. Two processes acting on one game at once queue on that row; the second's
@@ -553,14 +553,9 @@ fn added(writes: &[Write]) -> Added<'_> {
     added
 }
 
-/// Commits `writes`, durably, and returns once PostgreSQL has committed them.
-///
-/// The common commit, a move (the game's guard, its actions, its deadline), is one statement:
-/// an update of the game's row that is the guard (its numbers of actions and seats must be the
-/// ones the server judged, and become the new ones) and, feeding on that update's row, the
-/// insert of the actions. A statement is a transaction of its own; when the guard fails the
-/// update matches no row, nothing is inserted, and the commit is a conflict. Anything else is
-/// one transaction sent as one pipeline: `BEGIN`, every write, `COMMIT`. A statement that fails
+/// Commits `writes` that are not a move (moves go to [`mover`]), durably, and returns once
+/// PostgreSQL has committed them: one transaction sent as one pipeline, `BEGIN`, every write,
+/// `COMMIT`. A statement that fails
 /// aborts the transaction (the rest fail too and `COMMIT` rolls back), so the checks are
 /// statements that raise: the guard and the invite's use (migrations V2, V4), unique keys.
 async fn commit_on(pool: &Pool, writes: &[Write]) -> Result<(), StoreError> {
@@ -1415,6 +1410,11 @@ mod tests {
             .expect("a join");
         let late = store.commit(vec![guard("new", 1, 1), seat("new", 2)]).await;
         assert!(matches!(late, Err(StoreError::Conflict(_))), "{late:?}");
+        // Actions added with neither the game's guard nor its creation still count.
+        store
+            .commit(vec![action("new", 1, "unguarded")])
+            .await
+            .expect("an unguarded action");
         // A guard on a game that is not there.
         let none = store.commit(vec![guard("none", 0, 0)]).await;
         assert!(matches!(none, Err(StoreError::Conflict(_))), "{none:?}");
@@ -1425,7 +1425,7 @@ mod tests {
 
         assert_eq!(
             numbers(&client).await,
-            [("new".into(), 1, 2, 1, 2), ("old".into(), 6, 2, 6, 2)]
+            [("new".into(), 2, 2, 2, 2), ("old".into(), 6, 2, 6, 2)]
         );
     }
 
