@@ -45,8 +45,11 @@ impl Notifier {
         }
         #[cfg(not(target_os = "android"))]
         {
-            use slint::winit_030::WinitWindowAccessor;
-            window.with_winit_window(|w| w.has_focus()).unwrap_or(true)
+            // Slint's own record of whether the window is the active one, which its winit
+            // backend keeps from the window system's focus events. (winit's accessor would
+            // say the same, but Slint's `unstable-winit-030` feature links Wayland's client
+            // as well as X11's: README, "Binary size".)
+            i_slint_core::window::WindowInner::from_pub(window).active()
         }
         #[cfg(target_os = "android")]
         {
