@@ -23,7 +23,10 @@ fn main() {
 
 /// The build machine's glibc version, as `getconf GNU_LIBC_VERSION` gives it ("glibc 2.36").
 fn glibc() -> Option<(u32, u32)> {
-    let out = Command::new("getconf").arg("GNU_LIBC_VERSION").output().ok()?;
+    let out = Command::new("getconf")
+        .arg("GNU_LIBC_VERSION")
+        .output()
+        .ok()?;
     let text = String::from_utf8(out.stdout).ok()?;
     let (major, minor) = text.trim().strip_prefix("glibc ")?.split_once('.')?;
     let minor = minor.split('.').next()?;
