@@ -84,6 +84,11 @@ fn start_app(dir: &Path, language: Language, size: (u32, u32), resume: bool) -> 
         .window()
         .set_size(slint::PhysicalSize::new(size.0, size.1));
     app.window().show().expect("the window shows");
+    // A window system makes a window it opens the active one; the testing backend has none,
+    // so it is told here (the app asks Slint's core whether its window is active).
+    app.window()
+        .window()
+        .dispatch_event(slint::platform::WindowEvent::WindowActiveChanged(true));
     app
 }
 
