@@ -27,8 +27,9 @@ pub struct Notifier {
 }
 
 impl Notifier {
-    /// Tells `notice`, unless the window has the player's attention: whether `window` has the
-    /// focus (a window system that cannot say counts as focused: nothing is told twice).
+    /// Tells `notice`, unless the window has the player's attention: whether `window` is the
+    /// active one (where nothing can say, as on Android, it counts as focused: nothing is told
+    /// twice).
     pub fn tell(&self, window: &slint::Window, notice: Notice) {
         if self.focused(window) {
             return;
