@@ -101,12 +101,6 @@ impl App {
         self.ctx.notifier.sent()
     }
 
-    /// Pretends the window has, or has lost, the player's focus (tests: the testing backend
-    /// has no window system to ask).
-    pub fn set_window_focused(&self, focused: bool) {
-        self.ctx.notifier.set_focus(focused);
-    }
-
     /// Returns the window, for tests and screenshots.
     pub fn window(&self) -> &AppWindow {
         &self.window

@@ -20,8 +20,6 @@ pub struct Notifier {
     /// Show notifications on the desktop too (the app); tests only keep them.
     device: Cell<bool>,
     sent: RefCell<Vec<Notice>>,
-    /// The window's focus as a test sets it (`None`: ask the window system).
-    focus_override: Cell<Option<bool>>,
     /// Each game's actions when it was last told, so that one move is told once.
     told: RefCell<std::collections::HashMap<i64, usize>>,
 }
@@ -41,9 +39,6 @@ impl Notifier {
     }
 
     fn focused(&self, window: &slint::Window) -> bool {
-        if let Some(focused) = self.focus_override.get() {
-            return focused;
-        }
         #[cfg(not(target_os = "android"))]
         {
             // Slint's own record of whether the window is the active one, which its winit
@@ -71,11 +66,6 @@ impl Notifier {
         let news = told.get(&game).is_none_or(|&n| plies > n);
         told.insert(game, plies);
         news
-    }
-
-    /// Pretends the window has (or has lost) the focus, for tests.
-    pub fn set_focus(&self, focused: bool) {
-        self.focus_override.set(Some(focused));
     }
 
     /// What was told so far.

@@ -5,7 +5,8 @@
 mod common;
 
 use common::{
-    all, click, deployment, news, one, point, press, result_code, server, start, targets, until,
+    all, click, deployment, news, one, point, press, result_code, server, set_active, start,
+    targets, until,
 };
 use qiguan_app::settings::Language;
 use qiguan_app::store::GameId;
@@ -186,7 +187,7 @@ fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {
     // With the window focused (the join above), the desktop was told nothing; now the player
     // looks elsewhere.
     assert_eq!(app.notifications(), []);
-    app.set_window_focused(false);
+    set_active(&app, false);
     opponent.play(theirs, "h10g8").unwrap();
     rt.block_on(opponent.flush()).unwrap();
     let took = until(&app, Duration::from_secs(5), || {
@@ -754,7 +755,7 @@ fn players_exchange_preset_phrases_and_hear_them_at_once() {
     );
     assert_eq!(app.notifications(), []);
     // In the background, the desktop tells it.
-    app.set_window_focused(false);
+    set_active(&app, false);
     say(&mut opponent, "hurry");
     until(&app, Duration::from_secs(5), || gs.get_heard_count() == 2);
     assert_eq!(
@@ -764,7 +765,7 @@ fn players_exchange_preset_phrases_and_hear_them_at_once() {
             body: "Bo: Please hurry".into(),
         }]
     );
-    app.set_window_focused(true);
+    set_active(&app, true);
 
     // The sheet holds the conversation, oldest first.
     press(&app, "Phrases");

@@ -84,12 +84,18 @@ fn start_app(dir: &Path, language: Language, size: (u32, u32), resume: bool) -> 
         .window()
         .set_size(slint::PhysicalSize::new(size.0, size.1));
     app.window().show().expect("the window shows");
-    // A window system makes a window it opens the active one; the testing backend has none,
-    // so it is told here (the app asks Slint's core whether its window is active).
+    // A window system makes a window it opens the active one; the testing backend has none.
+    set_active(&app, true);
+    app
+}
+
+/// Makes the window the active one, or not, as the window system does when the player
+/// switches windows (the app asks Slint's core, which these events set, before it tells the
+/// desktop of a move).
+pub fn set_active(app: &App, active: bool) {
     app.window()
         .window()
-        .dispatch_event(slint::platform::WindowEvent::WindowActiveChanged(true));
-    app
+        .dispatch_event(slint::platform::WindowEvent::WindowActiveChanged(active));
 }
 
 /// The deployment controls of the game on screen.
