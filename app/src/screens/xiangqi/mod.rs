@@ -222,6 +222,8 @@ fn choose(ctx: &Rc<Ctx>, s: &mut Session<Xiangqi>, m: Move) -> Option<Move> {
 pub fn connect(ctx: &Rc<Ctx>) {
     replay::connect(ctx);
     let ui = ctx.ui();
+    ui.global::<qiguan_ui::XiangqiLines>()
+        .set_grid(view::grid_path().into());
     let a = ui.global::<XiangqiAdapter>();
     a.on_cell_clicked(handler(ctx, session::tap::<Xiangqi>));
     a.on_cell_dragged(handler2(ctx, |ctx, from: i32, to: i32| {

@@ -126,6 +126,47 @@ pub fn move_rows(start: &Position, moves: &[Move], notation: Notation) -> Vec<Mo
     rows
 }
 
+/// The links the board's lines draw, each between two points as (file, rank): ranks across,
+/// files up the board (those inside the board stop at the river), and the palaces' diagonals.
+pub fn board_links() -> Vec<((u8, u8), (u8, u8))> {
+    let mut links = Vec::new();
+    for rank in 0..10u8 {
+        for file in 0..9u8 {
+            if file < 8 {
+                links.push(((file, rank), (file + 1, rank)));
+            }
+            let river = rank == 4 && (1..8).contains(&file);
+            if rank < 9 && !river {
+                links.push(((file, rank), (file, rank + 1)));
+            }
+        }
+    }
+    for centre in [(4u8, 1u8), (4, 8)] {
+        for (df, dr) in [(-1i8, -1i8), (1, -1), (-1, 1), (1, 1)] {
+            let corner = (
+                centre.0.wrapping_add_signed(df),
+                centre.1.wrapping_add_signed(dr),
+            );
+            links.push((corner, centre));
+        }
+    }
+    links
+}
+
+/// The board's lines as path commands in cell units (a point's centre is at its file + 0.5
+/// across and its rank from the top + 0.5 down; the board is the same either way up).
+pub fn grid_path() -> String {
+    let at = |(file, rank): (u8, u8)| (f32::from(file) + 0.5, 9.5 - f32::from(rank));
+    board_links()
+        .into_iter()
+        .map(|(a, b)| {
+            let (a, b) = (at(a), at(b));
+            format!("M {} {} L {} {}", a.0, a.1, b.0, b.1)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
