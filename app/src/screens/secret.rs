@@ -202,6 +202,21 @@ pub(crate) fn sound<G: SecretGame>(
     })
 }
 
+/// Empties the panels the games with secrets share (the news over the board, the losses, the
+/// deployment's issues and layouts dialog). They are globals of the window: a game opened
+/// after another must not show the first one's, and a game without secrets never writes them.
+pub(crate) fn clear_panels(ui: &qiguan_ui::AppWindow) {
+    ui.global::<BattleBanner>()
+        .set_news(ModelRc::new(VecModel::from(Vec::<BattleNews>::new())));
+    let ledger = ui.global::<BattleLedger>();
+    ledger.set_lines(ModelRc::new(VecModel::from(Vec::<LossLine>::new())));
+    ledger.set_show(false);
+    let d = ui.global::<Deployment>();
+    d.set_issues(ModelRc::new(VecModel::from(Vec::<DeployIssue>::new())));
+    d.set_layouts(false);
+    d.set_show_layouts(false);
+}
+
 /// Draws the banner, what is wrong with the deployment being arranged, then the game's board.
 pub(crate) fn refresh_board<G: SecretGame>(ctx: &Rc<Ctx>, s: &Session<G>, view: &G::View) {
     let ui = ctx.ui();

@@ -18,7 +18,7 @@ use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing};
 use crate::thinking::{self, Work};
 use qiguan_core::Strength;
 use qiguan_core::{
-    Action, Actor, GameResult, Match, MatchView, Outcome, Rules, Seat, ToAct, Viewer,
+    Action, Actor, GameResult, Match, MatchView, Outcome, RecordEntry, Rules, Seat, ToAct, Viewer,
 };
 use qiguan_ui::{
     AppWindow, GameOutcome, GamePhase, GameSession, ResultKind, Screen, SyncLine, Waiting,
@@ -280,6 +280,10 @@ pub(crate) struct Session<G: GameScreen> {
     pub hinting: Option<Thinking>,
     /// The hint found for the game after so many actions (`None`: no move to suggest).
     pub hint: Option<(usize, Option<G::Move>)>,
+    /// A correspondence game whose record the server keeps: the seat that declined the
+    /// viewer's draw offer, seen when a reload brought the offer's end (a game whose record is
+    /// on this device says so from its record: [`declined_offer`]).
+    pub declined_by: Option<Seat>,
 }
 
 impl<G: GameScreen> Session<G> {
@@ -657,6 +661,7 @@ pub(crate) fn open<G: GameScreen>(ctx: &Rc<Ctx>, id: GameId) {
             a.set_show_end_dialog(false);
             a.set_confirm_resign(false);
             a.set_sync_line(SyncLine::Current);
+            super::secret::clear_panels(&ui);
             refresh::<G>(ctx);
             ctx.go(G::SCREEN);
             schedule::<G>(ctx);
@@ -698,6 +703,7 @@ impl<G: GameScreen> Session<G> {
             thinking: None,
             hinting: None,
             hint: None,
+            declined_by: None,
         }
     }
 }
@@ -719,6 +725,21 @@ pub(crate) fn reload_if_open<G: GameScreen>(ctx: &Rc<Ctx>, ids: &[GameId]) {
             let sound = (session.version() > old.version())
                 .then(|| sound_of_change(&session, &old.view(), was_over, None))
                 .flatten();
+            // The viewer's draw offer gone with the game going on: declined (a game whose
+            // record is on this device says so from its record).
+            let offered = old.source.draw_offer().is_some_and(|o| o.by == old.viewer)
+                || old.source.offer_pending();
+            let gone = session.source.draw_offer().is_none() && !session.source.offer_pending();
+            let declined = if session.local().is_none()
+                && session.version() > old.version()
+                && offered
+                && gone
+                && session.outcome().is_none()
+            {
+                session.seats().find(|&seat| seat != session.viewer)
+            } else {
+                old.declined_by
+            };
             session.before_reply = old.before_reply;
             session.draft = old.draft;
             session.selected = old.selected;
@@ -726,6 +747,7 @@ pub(crate) fn reload_if_open<G: GameScreen>(ctx: &Rc<Ctx>, ids: &[GameId]) {
             session.thinking = old.thinking;
             session.hinting = old.hinting;
             session.hint = old.hint;
+            session.declined_by = declined;
             session.forget_stale_searches();
             settle_viewer(&mut session, false);
             let over = session.outcome().is_some();
@@ -1034,6 +1056,7 @@ pub(crate) fn act<G: GameScreen>(ctx: &Rc<Ctx>, actor: Actor, action: Action<G::
     let mut sound = None;
     if result.is_ok() {
         s.selected = None;
+        s.declined_by = None;
         // The player's own action first, then the computer's answer: the louder sounds.
         let mine = sound_of_change(&s, &before, was_over, None);
         let (mid, mid_over) = (s.view(), s.outcome().is_some());
@@ -1246,6 +1269,8 @@ pub(crate) struct SessionUi {
     pub hides_pieces: bool,
     pub can_resign: bool,
     pub draw_offered_by: i32,
+    /// The seat that declined the viewer's draw offer, until the viewer acts again; -1.
+    pub draw_declined_by: i32,
     pub online: bool,
     pub waiting: Waiting,
     pub invite: String,
@@ -1296,6 +1321,11 @@ pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
             None if s.source.offer_pending() => s.viewer.index() as i32,
             None => -1,
         },
+        draw_declined_by: s
+            .local()
+            .map(|game| declined_offer(&game.record().actions, s.viewer))
+            .unwrap_or(s.declined_by)
+            .map_or(-1, |seat| seat.index() as i32),
         online: s.remote.is_some(),
         waiting: hidden::waiting(&s.source, s.remote.as_ref(), s.viewer, G::deployed_first(s)),
         invite: s
@@ -1327,6 +1357,37 @@ pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
         can_hint: s.can_hint(),
         hinting: s.hinting.is_some() && s.person_to_act(),
     }
+}
+
+/// The seat that declined `viewer`'s last draw offer, explicitly or by moving on, if the
+/// viewer has not acted since (a declined offer is news until then).
+pub(crate) fn declined_offer(actions: &[RecordEntry], viewer: Seat) -> Option<Seat> {
+    let (offer, decline, accept) = (
+        Action::<String>::OfferDraw.to_string(),
+        Action::<String>::DeclineDraw.to_string(),
+        Action::<String>::AcceptDraw.to_string(),
+    );
+    let mut open = false;
+    let mut declined = None;
+    for entry in actions {
+        let Actor::Seat(seat) = entry.by else {
+            continue;
+        };
+        let text = entry.action.as_str();
+        if seat == viewer {
+            declined = None;
+            if text == offer {
+                open = true;
+            }
+        } else if open && text != offer && text != accept {
+            // An answer other than accepting, or a move: the offer is declined.
+            open = false;
+            declined = Some(seat);
+        } else if text == decline {
+            open = false;
+        }
+    }
+    declined
 }
 
 /// Whole minutes from `now` to a deadline (both Unix ms): 0 once it has passed, -1 for none.
@@ -1382,6 +1443,7 @@ fn push(a: &GameSession<'_>, ui: SessionUi) {
     a.set_hides_pieces(ui.hides_pieces);
     a.set_can_resign(ui.can_resign);
     a.set_draw_offered_by(ui.draw_offered_by);
+    a.set_draw_declined_by(ui.draw_declined_by);
     a.set_online(ui.online);
     a.set_waiting(ui.waiting);
     a.set_invite(ui.invite.into());

@@ -240,3 +240,67 @@ fn time_left_counts_whole_minutes_and_stops_at_zero() {
     assert_eq!(minutes_left(Some(now + 119_999), now), 1, "whole minutes");
     assert_eq!(minutes_left(Some(now - 5), now), 0, "past the deadline");
 }
+
+/// A declined draw offer is news to the one who offered (issue 36: the offer silently
+/// vanished), until they act again; an offer that stands, or one accepted, is not declined.
+#[test]
+fn a_declined_draw_offer_is_told_until_the_offerer_acts() {
+    let entry = |seat: Seat, action: &str| RecordEntry {
+        by: Actor::Seat(seat),
+        action: action.into(),
+    };
+    let (red, black) = (Seat::FIRST, Seat::SECOND);
+    let offered = vec![entry(red, "h3e3"), entry(red, "offer-draw")];
+    assert_eq!(declined_offer(&offered, red), None, "the offer stands");
+    let mut answered = offered.clone();
+    answered.push(entry(black, "decline-draw"));
+    assert_eq!(declined_offer(&answered, red), Some(black));
+    assert_eq!(
+        declined_offer(&answered, black),
+        None,
+        "not news to the one who declined"
+    );
+    let mut moved_on = offered.clone();
+    moved_on.push(entry(black, "h10g8"));
+    assert_eq!(
+        declined_offer(&moved_on, red),
+        Some(black),
+        "moving on declines"
+    );
+    let mut later = moved_on.clone();
+    later.push(entry(red, "h1g3"));
+    assert_eq!(
+        declined_offer(&later, red),
+        None,
+        "gone once the offerer moves"
+    );
+    let mut accepted = offered.clone();
+    accepted.push(entry(black, "accept-draw"));
+    assert_eq!(declined_offer(&accepted, red), None);
+    let dice = vec![
+        entry(red, "offer-draw"),
+        RecordEntry {
+            by: Actor::Authority,
+            action: "roll:3".into(),
+        },
+    ];
+    assert_eq!(
+        declined_offer(&dice, red),
+        None,
+        "the authority answers nothing"
+    );
+}
+
+/// Against the computer, which declines when it is not behind, the screen says so.
+#[test]
+fn the_computers_declined_offer_shows() {
+    let mut game = Match::<Xiangqi>::new(&XiangqiOptions::default(), None).expect("a game");
+    let (red, black) = (Actor::Seat(Seat::FIRST), Actor::Seat(Seat::SECOND));
+    game.apply_text(red, "h3e3").expect("a move");
+    game.apply_text(red, "offer-draw").expect("an offer");
+    game.apply_text(black, "decline-draw").expect("declined");
+    let s = session(game, Some(Seat::SECOND));
+    let ui = session_ui(&s);
+    assert_eq!(ui.draw_offered_by, -1);
+    assert_eq!(ui.draw_declined_by, 1);
+}
