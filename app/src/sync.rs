@@ -203,9 +203,6 @@ pub struct Joined {
     pub token: String,
 }
 
-/// The name a computer player's seat gets in the local history.
-pub const COMPUTER_NAME: &str = "电脑";
-
 /// The HTTP client.
 #[derive(Clone, Debug)]
 pub struct Client {
@@ -547,14 +544,9 @@ impl Correspondence {
         view: &ServerView,
         my_name: &str,
     ) -> Result<GameId, SyncError> {
+        // The server's computer seats keep no name: the computer is a role, kept in the
+        // game's computers and named by the screens in their language.
         let mut players = vec![String::new(); view.seats_filled.len().max(2)];
-        for (seat, bot) in view.bots.iter().enumerate() {
-            if bot.is_some()
-                && let Some(name) = players.get_mut(seat)
-            {
-                *name = COMPUTER_NAME.to_owned();
-            }
-        }
         for (name, given) in players.iter_mut().zip(&view.names) {
             if !given.is_empty() {
                 name.clone_from(given);
@@ -580,14 +572,20 @@ impl Correspondence {
             })?);
         }
         let json = serde_json::to_string(view).map_err(|e| SyncError::Protocol(e.to_string()))?;
-        Ok(self.store.create_remote_game_with_view(
-            &new,
-            remote,
-            &[],
-            &view.standing(),
-            Some(&json),
-            now(),
-        )?)
+        Ok(self.store.in_transaction(|store| {
+            let id = store.create_remote_game_with_view(
+                &new,
+                remote,
+                &[],
+                &view.standing(),
+                Some(&json),
+                now(),
+            )?;
+            if view.bots.iter().any(Option::is_some) {
+                store.set_computers(id, &view.bots)?;
+            }
+            Ok(id)
+        })?)
     }
 
     /// Returns the server's last view of a game with secrets (none for a game whose record is

@@ -70,8 +70,15 @@ fn three_seats(app: &App, dir: &Path) -> GameId {
     assert_eq!(store.summaries(&[id]).unwrap()[0].mode, Mode::PassAndPlay);
     assert_eq!(store.summaries(&[id]).unwrap()[0].kind, GameKind::Aeroplane);
     drop(store);
+    // The computer is its seat's role, not a name (named on screen in the language shown).
     let labels: Vec<String> = a.get_seats().iter().map(|s| s.name.to_string()).collect();
-    assert_eq!(labels, ["Ann", "电脑", "Bo"]);
+    assert_eq!(labels, ["Ann", "", "Bo"]);
+    let roles: Vec<String> = a
+        .get_seats()
+        .iter()
+        .map(|s| s.computer.to_string())
+        .collect();
+    assert_eq!(roles, ["", "strong", ""]);
     id
 }
 

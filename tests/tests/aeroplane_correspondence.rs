@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
 use qiguan_app::store::{HistoryFilter, Mode};
-use qiguan_app::sync::{COMPUTER_NAME, Correspondence};
+use qiguan_app::sync::Correspondence;
 use qiguan_core::aeroplane::AeroplaneOptions;
 use qiguan_core::aeroplane::bot::{self, Strength};
 use qiguan_core::{Actor, AnyMatch, EndReason, GameKind, GameResult, Seat, ToAct, Viewer};
@@ -58,11 +58,16 @@ async fn two_people_and_the_servers_computer_play_to_a_full_finishing_order() {
         .unwrap();
     let b = bo.engine.join(&server.url, &code, "Bo").await.unwrap();
     ann.engine.refresh(a).await.unwrap();
-    let players = ann.engine.store().load(a).unwrap().summary.players;
+    let summary = ann.engine.store().load(a).unwrap().summary;
     assert_eq!(
-        players,
-        ["Ann", COMPUTER_NAME, "Bo"],
-        "Bo's name comes from the server"
+        summary.players,
+        ["Ann", "", "Bo"],
+        "Bo's name comes from the server; the computer's seat has none"
+    );
+    assert!(
+        summary.computers.get(1).is_some_and(Option::is_some),
+        "the computer is kept as the seat's role: {:?}",
+        summary.computers
     );
 
     let mut rolls_seen = 0;

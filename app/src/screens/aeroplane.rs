@@ -136,8 +136,9 @@ impl GameScreen for Aeroplane {
             .iter()
             .zip(&computers)
             .map(|(n, c)| {
+                // The computer is a role (kept in the computers), not a name.
                 if c.is_some() {
-                    crate::sync::COMPUTER_NAME.to_owned()
+                    String::new()
                 } else {
                     n.trim().to_owned()
                 }

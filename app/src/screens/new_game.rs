@@ -92,8 +92,8 @@ pub(crate) fn two_seats_at(
         } else {
             Seat::FIRST
         };
-        let mut names = vec![String::new(), String::new()];
-        names[bot.index()] = crate::sync::COMPUTER_NAME.into();
+        // The computer's seat has no name: the computer is a role, named on screen.
+        let names = vec![String::new(), String::new()];
         let mut computers = vec![None, None];
         computers[bot.index()] = Some(strength);
         (names, computers)

@@ -4,17 +4,31 @@
 use crate::store::{GameSummary, Mode, Store, replay};
 use qiguan_core::{Strength, ToAct};
 use qiguan_ui::{GameOutcome, GameRow, ResultKind};
+use slint::{ModelRc, SharedString, VecModel};
 
 /// Converts a stored summary to a list row; `to_move` is -1 when not known.
 pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
-    let players = players_text(&s.players);
+    let computers = computer_seats(s);
+    let names: Vec<SharedString> = s
+        .players
+        .iter()
+        .enumerate()
+        .map(|(seat, name)| {
+            if computers.get(seat).copied().unwrap_or(false) {
+                SharedString::new()
+            } else {
+                name.as_str().into()
+            }
+        })
+        .collect();
     let entry = super::registry::entry(s.kind);
     let stored = stored_outcome(s.result.as_deref(), s.reason.as_deref());
     let (outcome, to_move) = (entry.row_codes)(stored, to_move, s.players.len());
     GameRow {
         id: s.id.0 as i32,
         game: s.kind.as_str().into(),
-        players: players.into(),
+        names: ModelRc::new(VecModel::from(names)),
+        computers: ModelRc::new(VecModel::from(computers)),
         date: format_date(s.updated_at).into(),
         plies: s.moves as i32,
         mode: match s.mode {
@@ -61,15 +75,17 @@ pub(crate) fn strength_code(strength: Strength) -> &'static str {
     }
 }
 
-/// The players a row names: the names given, in seat order (a player who gave none is left
-/// out rather than shown as a sign).
-fn players_text(players: &[String]) -> String {
-    let named: Vec<&str> = players
-        .iter()
-        .map(String::as_str)
-        .filter(|n| !n.is_empty())
-        .collect();
-    named.join(" – ")
+/// Which seats of a stored game the computer plays: a role, which the screens name in their
+/// language (a game stored before computers were kept per seat names its computer's seat in
+/// its mode).
+pub(crate) fn computer_seats(s: &GameSummary) -> Vec<bool> {
+    let seats = s.players.len().max(s.computers.len());
+    (0..seats)
+        .map(|seat| {
+            s.computers.get(seat).is_some_and(Option::is_some)
+                || s.mode == Mode::Computer(seat as u8)
+        })
+        .collect()
 }
 
 /// A row for a game on the home or correspondence list: whose move it is (from the stored
@@ -153,13 +169,41 @@ mod tests {
     use qiguan_ui::ResultKind;
 
     #[test]
-    fn a_row_names_only_the_players_who_gave_a_name() {
-        let names =
-            |v: &[&str]| super::players_text(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        assert_eq!(names(&["Ann", "Bo"]), "Ann – Bo");
-        assert_eq!(names(&["Ann", ""]), "Ann", "no \"?\" for the unnamed");
-        assert_eq!(names(&["", "", "Cy"]), "Cy");
-        assert_eq!(names(&["", ""]), "");
+    fn the_computer_is_a_seat_role_not_a_name() {
+        use crate::store::{GameId, GameSummary, Mode};
+        use qiguan_core::{GameKind, Strength};
+        let summary =
+            |mode: Mode, players: &[&str], computers: Vec<Option<Strength>>| GameSummary {
+                id: GameId(1),
+                kind: GameKind::Xiangqi,
+                mode,
+                players: players.iter().map(|p| p.to_string()).collect(),
+                created_at: 0,
+                updated_at: 0,
+                plies: 0,
+                result: None,
+                reason: None,
+                moves: 0,
+                computers,
+            };
+        // The computer's seat from the mode (games stored before computers per seat).
+        let s = summary(Mode::Computer(1), &["Ann", ""], Vec::new());
+        assert_eq!(super::computer_seats(&s), [false, true]);
+        // From the seats' computers; an old name on the computer's seat is not shown.
+        let s = summary(
+            Mode::Correspondence,
+            &["Ann", "电脑", "Bo"],
+            vec![None, Some(Strength::Easy), None],
+        );
+        assert_eq!(super::computer_seats(&s), [false, true, false]);
+        let row = super::game_row(&s, -1);
+        use slint::Model;
+        let names: Vec<String> = row.names.iter().map(|n| n.to_string()).collect();
+        assert_eq!(names, ["Ann", "", "Bo"]);
+        assert_eq!(
+            row.computers.iter().collect::<Vec<_>>(),
+            [false, true, false]
+        );
     }
 
     #[test]

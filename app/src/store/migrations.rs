@@ -6,7 +6,7 @@ use qiguan_core::{AnyMatch, Record, RecordEntry};
 use rusqlite::{Connection, params};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 7;
+pub const SCHEMA_VERSION: i64 = 8;
 
 /// Version 1: games, their actions, settings.
 const V1: &str = "
@@ -201,10 +201,65 @@ pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError
             5 => tx.execute_batch(V5)?,
             6 => tx.execute_batch(V6)?,
             7 => tx.execute_batch(V7)?,
+            8 => computer_roles(&tx)?,
             _ => unreachable!("no migration to version {version}"),
         }
         tx.pragma_update(None, "user_version", version)?;
         tx.commit()?;
+    }
+    Ok(())
+}
+
+/// The name games stored before version 8 gave the computer's seats.
+const OLD_COMPUTER_NAME: &str = "电脑";
+
+/// Version 8: the computer is a seat's role, named by the screens in their language, not a
+/// name. Games stored before kept the name "电脑" on the computer's seats: it is cleared, and
+/// a seat so named that neither the game's computers nor its mode mark (a correspondence game
+/// whose server computer this device knew by that name only) is marked as the computer's, at
+/// the strength games from before computers per seat are read with.
+fn computer_roles(tx: &rusqlite::Transaction<'_>) -> Result<(), StoreError> {
+    let games: Vec<(i64, String, String, Option<String>)> = tx
+        .prepare("SELECT id, mode, players, computers FROM games WHERE instr(players, ?1) > 0")?
+        .query_map([OLD_COMPUTER_NAME], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })?
+        .collect::<Result<_, _>>()?;
+    for (id, mode, players, computers) in games {
+        let Ok(mut players) = serde_json::from_str::<Vec<String>>(&players) else {
+            continue;
+        };
+        let mut list: Vec<Option<qiguan_core::Strength>> = computers
+            .as_deref()
+            .and_then(|c| serde_json::from_str(c).ok())
+            .unwrap_or_default();
+        let mut marked = false;
+        for (seat, name) in players.iter_mut().enumerate() {
+            if name != OLD_COMPUTER_NAME {
+                continue;
+            }
+            name.clear();
+            let known =
+                list.get(seat).is_some_and(Option::is_some) || mode == format!("computer:{seat}");
+            if !known {
+                list.resize(list.len().max(seat + 1), None);
+                list[seat] = Some(qiguan_core::Strength::Strong);
+                marked = true;
+            }
+        }
+        let players = serde_json::to_string(&players).unwrap_or_else(|_| "[]".into());
+        if marked {
+            let list = serde_json::to_string(&list).unwrap_or_else(|_| "[]".into());
+            tx.execute(
+                "UPDATE games SET players = ?2, computers = ?3 WHERE id = ?1",
+                params![id, players, list],
+            )?;
+        } else {
+            tx.execute(
+                "UPDATE games SET players = ?2 WHERE id = ?1",
+                params![id, players],
+            )?;
+        }
     }
     Ok(())
 }

@@ -568,9 +568,19 @@ impl Store {
         let search = filter.search.trim();
         if !search.is_empty() {
             let number = search.trim_start_matches('#').parse::<i64>().unwrap_or(-1);
-            sql.push_str(" AND (instr(lower(players), lower(?)) > 0 OR id = ?)");
+            // The computer is a seat's role, not a stored name: a search for it (in either
+            // language) finds the games it played.
+            let lower = search.to_lowercase();
+            let computer = ["the computer", "computer", "电脑"]
+                .iter()
+                .any(|word| word.contains(lower.as_str()));
+            sql.push_str(
+                " AND (instr(lower(players), lower(?)) > 0 OR id = ?
+                   OR (? AND (mode LIKE 'computer:%' OR instr(ifnull(computers, ''), '\"') > 0)))",
+            );
             args.push(search.to_owned().into());
             args.push(number.into());
+            args.push(computer.into());
         }
         sql.push_str(" ORDER BY updated_at DESC, id DESC");
         let mut stmt = self.conn.prepare_cached(&sql)?;

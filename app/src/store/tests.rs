@@ -622,3 +622,87 @@ fn a_version_6_history_gains_game_uids_and_marks_everything_to_share_on_the_move
     want.sort();
     assert_eq!(items, want);
 }
+
+/// Version 8: "电脑", the name games stored before gave the computer's seats, becomes the
+/// seat's role: the name is cleared, and a seat known only by that name is marked as the
+/// computer's. A person's own name is kept.
+#[test]
+fn the_computers_old_name_becomes_its_role() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DB_FILE);
+    let (by_mode, by_name, person);
+    {
+        let mut store = Store::open(&path).unwrap();
+        let game = |mode: Mode, players: &[&str]| {
+            NewGame::from_match(
+                &start(),
+                mode,
+                players.iter().map(|p| p.to_string()).collect(),
+            )
+        };
+        by_mode = store
+            .create_game(&game(Mode::Computer(1), &["Ann", "电脑"]), 1000)
+            .unwrap();
+        by_name = store
+            .create_game(&game(Mode::Correspondence, &["电脑", "Bo"]), 1000)
+            .unwrap();
+        person = store
+            .create_game(&game(Mode::PassAndPlay, &["Ann", "电脑迷"]), 1000)
+            .unwrap();
+        store.conn.pragma_update(None, "user_version", 7).unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let version: i64 = store
+        .conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+    let summary = |id| store.summaries(&[id]).unwrap().remove(0);
+    let s = summary(by_mode);
+    assert_eq!(s.players, ["Ann", ""]);
+    assert!(s.computers.iter().all(Option::is_none), "the mode says it");
+    let s = summary(by_name);
+    assert_eq!(s.players, ["", "Bo"]);
+    assert_eq!(s.computers, [Some(Strength::Strong)]);
+    assert_eq!(summary(person).players, ["Ann", "电脑迷"]);
+}
+
+/// The computer is a role, not a name: searching the history for it, in either language,
+/// finds the games it played (issue 36: "computer" found nothing).
+#[test]
+fn a_search_for_the_computer_finds_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open_dir(dir.path()).unwrap();
+    let game = |mode: Mode, players: &[&str]| {
+        NewGame::from_match(
+            &start(),
+            mode,
+            players.iter().map(|p| p.to_string()).collect(),
+        )
+    };
+    let against = store
+        .create_game(&game(Mode::Computer(1), &["Ann", ""]), 1000)
+        .unwrap();
+    let served = store
+        .create_game(&game(Mode::Correspondence, &["Ann", ""]), 2000)
+        .unwrap();
+    store
+        .set_computers(served, &[None, Some(Strength::Level(3))])
+        .unwrap();
+    let people = store
+        .create_game(&game(Mode::PassAndPlay, &["Ann", "Bo"]), 3000)
+        .unwrap();
+    let ids = |s: &str| {
+        store
+            .history_ids(&HistoryFilter {
+                search: s.into(),
+                ..HistoryFilter::default()
+            })
+            .unwrap()
+    };
+    assert_eq!(ids("computer"), [served, against]);
+    assert_eq!(ids("Computer"), [served, against]);
+    assert_eq!(ids("电脑"), [served, against]);
+    assert_eq!(ids("ann"), [people, served, against]);
+    assert_eq!(ids("bo"), [people]);
+}

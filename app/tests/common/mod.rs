@@ -1033,10 +1033,16 @@ fn online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     ui.global::<HomeAdapter>().invoke_online();
     visit(app, "online");
     let o = ui.global::<OnlineAdapter>();
-    let row = |id: i32, players: &str, plies: i32, to_move: i32, minutes_left: i32| GameRow {
+    let row = |id: i32, players: [&str; 2], plies: i32, to_move: i32, minutes_left: i32| GameRow {
         id,
         game: "xiangqi".into(),
-        players: players.into(),
+        names: slint::ModelRc::new(slint::VecModel::from(
+            players
+                .iter()
+                .map(|&p| slint::SharedString::from(p))
+                .collect::<Vec<_>>(),
+        )),
+        computers: slint::ModelRc::new(slint::VecModel::from(vec![false, false])),
         date: "2026-11-22 09:30".into(),
         plies,
         mode: "correspondence".into(),
@@ -1049,8 +1055,8 @@ fn online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
         minutes_left,
     };
     o.set_games(slint::ModelRc::new(slint::VecModel::from(vec![
-        row(7, "Ann – 张三", 12, 0, 2 * 1440 + 5 * 60),
-        row(5, "李四 – Ann", 31, 1, 50),
+        row(7, ["Ann", "张三"], 12, 0, 2 * 1440 + 5 * 60),
+        row(5, ["李四", "Ann"], 31, 1, 50),
     ])));
     o.set_invite("K7QXM-2PD9R".into());
     o.set_code("q3vwd-8hz1k".into());

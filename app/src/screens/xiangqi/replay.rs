@@ -12,7 +12,7 @@ use qiguan_core::xiangqi::pgn::{MoveFormat, write_pgn};
 use qiguan_core::xiangqi::{Move, Position, Xiangqi, XiangqiOptions, XiangqiSetup};
 use qiguan_core::{Match, Rules};
 use qiguan_ui::{BoardCell, MoveRow, ReplayAdapter, Screen};
-use slint::{ComponentHandle, ModelRc, VecModel};
+use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -23,6 +23,8 @@ pub struct ReplaySession {
     pub(super) game: Match<Xiangqi>,
     pub(super) moves: Vec<Move>,
     players: [String; 2],
+    /// Red and Black: played by the computer (a role, not a name).
+    computers: [bool; 2],
     created_at: i64,
     pub(super) ply: usize,
     manual_flip: bool,
@@ -100,6 +102,7 @@ fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<ReplaySession, StoreError> {
         moves: loaded.game.game().moves().collect(),
         game: loaded.game,
         players: loaded.players,
+        computers: loaded.computers,
         created_at: loaded.created_at,
         ply: 0,
         manual_flip: false,
@@ -140,10 +143,6 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     sync(&s.rows, rows);
     let base_flip = settings.orientation == Orientation::BlackBottom;
     let outcome = s.game.outcome();
-    let players = match (&s.players[0], &s.players[1]) {
-        (a, b) if a.is_empty() && b.is_empty() => String::new(),
-        (a, b) => format!("{} – {}", or_unknown(a), or_unknown(b)),
-    };
     let ui = ctx.ui();
     let a = ui.global::<ReplayAdapter>();
     a.set_cells(ModelRc::from(s.cells.clone()));
@@ -152,7 +151,13 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     a.set_ply(s.ply as i32);
     a.set_total(s.moves.len() as i32);
     a.set_game_id(s.id.0 as i32);
-    a.set_players(players.into());
+    a.set_names(ModelRc::new(VecModel::from(
+        s.players
+            .iter()
+            .map(|p| SharedString::from(p.as_str()))
+            .collect::<Vec<_>>(),
+    )));
+    a.set_computers(ModelRc::new(VecModel::from(s.computers.to_vec())));
     a.set_outcome(crate::screens::session::game_outcome(outcome.as_ref()));
     a.set_analysing(s.review.on);
     a.set_reviewing(s.review.running());
@@ -197,7 +202,16 @@ fn continue_here(ctx: &Rc<Ctx>) {
 }
 
 /// Returns the export text for the chosen format, and a file name for it.
-fn export_text(s: &ReplaySession, format: i32) -> (String, String) {
+fn export_text(s: &ReplaySession, format: i32, computer: &str) -> (String, String) {
+    // The computer is a role: named as the screen names it; an unnamed person is "?", as PGN
+    // writes an unknown name.
+    let player = |seat: usize| {
+        if s.computers[seat] {
+            computer.to_owned()
+        } else {
+            or_unknown(&s.players[seat]).to_owned()
+        }
+    };
     match format {
         0 => (
             s.position().to_fen(),
@@ -211,8 +225,8 @@ fn export_text(s: &ReplaySession, format: i32) -> (String, String) {
                 ("Site", "Qiguan".to_owned()),
                 ("Date", date),
                 ("Round", "-".to_owned()),
-                ("White", or_unknown(&s.players[0]).to_owned()),
-                ("Black", or_unknown(&s.players[1]).to_owned()),
+                ("White", player(0)),
+                ("Black", player(1)),
             ];
             let move_format = if format == 1 {
                 MoveFormat::Wxf
@@ -232,7 +246,8 @@ fn export(ctx: &Rc<Ctx>) {
     let Some(s) = guard.as_ref() else { return };
     let ui = ctx.ui();
     let a = ui.global::<ReplayAdapter>();
-    let (text, _) = export_text(s, a.get_export_format());
+    let computer = ui.global::<qiguan_ui::Texts>().invoke_computer_name();
+    let (text, _) = export_text(s, a.get_export_format(), &computer);
     a.set_export_text(text.into());
     a.set_export_note("".into());
 }
@@ -250,7 +265,8 @@ fn save_export(ctx: &Rc<Ctx>) {
     let Some(s) = guard.as_ref() else { return };
     let ui = ctx.ui();
     let a = ui.global::<ReplayAdapter>();
-    let (text, name) = export_text(s, a.get_export_format());
+    let computer = ui.global::<qiguan_ui::Texts>().invoke_computer_name();
+    let (text, name) = export_text(s, a.get_export_format(), &computer);
     let dir = export_dir(ctx);
     let path = dir.join(name);
     let written = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, text));
@@ -270,6 +286,7 @@ pub(super) fn slot(ctx: &Ctx) -> &RefCell<Option<ReplaySession>> {
 struct LoadedGame {
     game: Match<Xiangqi>,
     players: [String; 2],
+    computers: [bool; 2],
     created_at: i64,
 }
 
@@ -280,10 +297,19 @@ fn load_xiangqi(ctx: &Rc<Ctx>, id: GameId) -> Result<LoadedGame, StoreError> {
         id,
         detail: e.to_string(),
     })?;
-    let name = |i: usize| stored.summary.players.get(i).cloned().unwrap_or_default();
+    let computers = crate::screens::rows::computer_seats(&stored.summary);
+    let computer = |i: usize| computers.get(i).copied().unwrap_or(false);
+    // A computer's seat has no name to show (games stored before kept one there).
+    let name = |i: usize| {
+        (!computer(i))
+            .then(|| stored.summary.players.get(i).cloned())
+            .flatten()
+            .unwrap_or_default()
+    };
     Ok(LoadedGame {
         game,
         players: [name(0), name(1)],
+        computers: [computer(0), computer(1)],
         created_at: stored.summary.created_at,
     })
 }
