@@ -158,3 +158,82 @@ pub fn system_language() -> Language {
     }
     Language::English
 }
+
+/// Why a typed correspondence server address cannot be used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddressProblem {
+    /// Not a web address (`https://` or `http://`, then a host name).
+    NotAnAddress,
+    /// An address of something else (a page's query or anchor, a user name and password).
+    NotAServer,
+}
+
+impl AddressProblem {
+    /// The code the settings screen translates.
+    pub fn code(self) -> &'static str {
+        match self {
+            AddressProblem::NotAnAddress => "not-an-address",
+            AddressProblem::NotAServer => "not-a-server",
+        }
+    }
+}
+
+/// Checks a typed correspondence server address and returns it as the app keeps it (no
+/// surrounding spaces, no trailing slash): `https://` or `http://`, a host, an optional port
+/// and path, nothing else.
+pub fn server_address(typed: &str) -> Result<String, AddressProblem> {
+    let text = typed.trim().trim_end_matches('/');
+    let url = reqwest::Url::parse(text).map_err(|_| AddressProblem::NotAnAddress)?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
+        return Err(AddressProblem::NotAnAddress);
+    }
+    if url.query().is_some()
+        || url.fragment().is_some()
+        || !url.username().is_empty()
+        || url.password().is_some()
+    {
+        return Err(AddressProblem::NotAServer);
+    }
+    Ok(text.to_owned())
+}
+
+#[cfg(test)]
+mod address_tests {
+    use super::{AddressProblem, server_address};
+
+    #[test]
+    fn only_a_servers_web_address_is_taken() {
+        assert_eq!(
+            server_address(" https://qiguan.example.org/ "),
+            Ok("https://qiguan.example.org".into())
+        );
+        assert_eq!(
+            server_address("http://192.168.1.20:8080"),
+            Ok("http://192.168.1.20:8080".into())
+        );
+        assert_eq!(
+            server_address("https://example.org/qiguan"),
+            Ok("https://example.org/qiguan".into())
+        );
+        for bad in [
+            "not a url at all",
+            "qiguan.example.org",
+            "ftp://example.org",
+            "http://",
+            "",
+        ] {
+            assert_eq!(
+                server_address(bad),
+                Err(AddressProblem::NotAnAddress),
+                "{bad:?}"
+            );
+        }
+        for bad in ["https://example.org/?game=1", "https://me:pw@example.org"] {
+            assert_eq!(
+                server_address(bad),
+                Err(AddressProblem::NotAServer),
+                "{bad:?}"
+            );
+        }
+    }
+}

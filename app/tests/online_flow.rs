@@ -635,7 +635,11 @@ fn the_correspondence_list_and_game_follow_the_join_and_the_moves() {
     let mut opponent = Opponent::join(&url, &code);
     until(&app, Duration::from_secs(5), || !row().waiting_join);
     assert_eq!(row().to_move, 0, "Red, the creator, moves first");
-    assert!(row().players.contains("Bo"), "{:?}", row().players);
+    assert!(
+        row().names.iter().any(|name| name == "Bo"),
+        "{:?}",
+        row().names
+    );
     assert_eq!(online.get_invite(), "", "the code was used: no invite card");
     // The time left to move, from the server's deadline (the game gives 3 days a move),
     // in the list and in the game.
@@ -794,4 +798,106 @@ fn players_exchange_preset_phrases_and_hear_them_at_once() {
     opponent.rt.block_on(opponent.device.refresh(game)).unwrap();
     let heard = opponent.device.take_heard();
     assert_eq!(heard.last().map(|h| h.1.phrase.as_str()), Some("rematch"));
+}
+
+/// Lets the event loop take a turn (Slint runs `changed` handlers then).
+fn next_frame() {
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(16));
+}
+
+/// Issue 36: on a phone, what a request brings shows where the player looks. Create pressed
+/// far down the page shows the new game's code; a wrong code's message and an unreachable
+/// server's likewise (the page used to stay at the bottom while they appeared at the top).
+#[test]
+fn what_a_request_brings_shows_on_a_phone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_url, app) = app_with_server(dir.path());
+    let online = app.window().global::<OnlineAdapter>();
+    app.window()
+        .global::<qiguan_app::ui::HomeAdapter>()
+        .invoke_online();
+    common::scroll(&app, -5000.0);
+    let code = create_game(&app);
+    // (A change handler runs on the event loop's next turn.)
+    next_frame();
+    common::inside_window(&app, &[&format!("Invite code {code}")]);
+
+    online.invoke_dismiss_invite();
+    common::scroll(&app, -5000.0);
+    online.set_code("ZZZZZ-ZZZZZ".into());
+    online.invoke_join();
+    until(&app, Duration::from_secs(10), || {
+        !online.get_error().is_empty()
+    });
+    next_frame();
+    common::inside_window(&app, &["No game has this invite code."]);
+
+    // A server that is not there (nothing listens on the discard port).
+    let settings = app.window().global::<SettingsAdapter>();
+    settings.set_server("http://127.0.0.1:9".into());
+    settings.invoke_changed();
+    app.window()
+        .global::<qiguan_app::ui::HomeAdapter>()
+        .invoke_online();
+    common::scroll(&app, -5000.0);
+    online.set_code("ZZZZZ-ZZZZZ".into());
+    online.invoke_join();
+    until(&app, Duration::from_secs(30), || {
+        online.get_error() == "offline"
+    });
+    next_frame();
+    common::inside_window(
+        &app,
+        &["The server cannot be reached. Check its address in Settings and the connection."],
+    );
+}
+
+/// Issue 36: no made-up server address. A first run has none, and the correspondence screen
+/// says what it needs; an address is checked as it is typed (any text used to be taken, and
+/// Refresh then said nothing), and a good one is kept.
+#[test]
+fn a_server_address_is_needed_first_and_checked_when_typed() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    let ui = app.window();
+    let online = ui.global::<OnlineAdapter>();
+    ui.global::<qiguan_app::ui::HomeAdapter>().invoke_online();
+    assert_eq!(online.get_server(), "");
+    assert!(
+        one(
+            &app,
+            "Correspondence games go through a Qiguan server, which you or a friend can run on any computer. Enter its address in Settings."
+        )
+        .is_valid()
+    );
+    online.invoke_create();
+    assert_eq!(online.get_error(), "no-server");
+    assert!(!online.get_busy(), "nothing was sent");
+    online.invoke_refresh();
+    assert_eq!(online.get_error(), "no-server");
+
+    let settings = ui.global::<SettingsAdapter>();
+    press(&app, "Settings");
+    assert_eq!(ui.global::<Nav>().get_screen(), Screen::Settings);
+    settings.set_server("not a url at all".into());
+    settings.invoke_changed();
+    assert_eq!(settings.get_server_problem(), "not-an-address");
+    settings.set_server("https://example.org/?game=3".into());
+    settings.invoke_changed();
+    assert_eq!(settings.get_server_problem(), "not-a-server");
+    ui.global::<qiguan_app::ui::HomeAdapter>().invoke_online();
+    assert_eq!(online.get_server(), "", "a bad address is not kept");
+
+    settings.set_server(" https://qiguan.example.org/ ".into());
+    settings.invoke_changed();
+    assert_eq!(settings.get_server_problem(), "");
+    drop(app);
+    let app = start(dir.path(), Language::English, (360, 780));
+    app.window()
+        .global::<qiguan_app::ui::HomeAdapter>()
+        .invoke_online();
+    assert_eq!(
+        app.window().global::<OnlineAdapter>().get_server(),
+        "https://qiguan.example.org"
+    );
 }

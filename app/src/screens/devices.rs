@@ -21,11 +21,17 @@ pub fn connect(ctx: &Rc<Ctx>) {
     a.set_devices(Rc::new(VecModel::<DeviceRow>::default()).into());
     a.on_start(handler0(ctx, |ctx| {
         let (server, name) = where_and_who(ctx);
+        if no_server(ctx, &server) {
+            return;
+        }
         busy(ctx);
         ctx.send(Command::Library(LibraryCommand::Start { server, name }));
     }));
     a.on_join(handler0(ctx, |ctx| {
         let (server, name) = where_and_who(ctx);
+        if no_server(ctx, &server) {
+            return;
+        }
         let code = ctx.ui().global::<DevicesAdapter>().get_code().to_string();
         busy(ctx);
         ctx.send(Command::Library(LibraryCommand::Join {
@@ -63,6 +69,16 @@ fn where_and_who(ctx: &Rc<Ctx>) -> (String, String) {
     };
     let _ = ctx.with_store(|store| store.set_setting(NAME_KEY, &name));
     (ctx.server.borrow().clone(), name)
+}
+
+/// Says so when no server is set in Settings (there is nothing to link through).
+fn no_server(ctx: &Rc<Ctx>, server: &str) -> bool {
+    if server.is_empty() {
+        ctx.ui()
+            .global::<DevicesAdapter>()
+            .set_error("no-server".into());
+    }
+    server.is_empty()
 }
 
 /// A name for a device whose player gave none.

@@ -9,16 +9,14 @@ use qiguan_ui::{GameRow, OnlineAdapter, Screen};
 use slint::{ComponentHandle, ModelRc, VecModel};
 use std::rc::Rc;
 
-/// The server used until the player sets another.
-pub const DEFAULT_SERVER: &str = "http://127.0.0.1:8080";
-
-/// Reads the server setting and starts the sync worker (when the history is open).
+/// Reads the server setting (none until the player gives one: no address would be right for
+/// everyone) and starts the sync worker (when the history is open).
 pub fn start(ctx: &Rc<Ctx>) {
     let server = ctx
         .with_store(|s| s.setting("server"))
         .ok()
         .flatten()
-        .unwrap_or_else(|| DEFAULT_SERVER.to_owned());
+        .unwrap_or_default();
     *ctx.server.borrow_mut() = server;
     crate::thinking::set_context(ctx);
     if ctx.store.borrow().is_none() {
@@ -40,6 +38,10 @@ pub fn connect(ctx: &Rc<Ctx>) {
     a.on_create(handler0(ctx, |ctx| {
         let ui = ctx.ui();
         let a = ui.global::<OnlineAdapter>();
+        if ctx.server.borrow().is_empty() {
+            a.set_error("no-server".into());
+            return;
+        }
         a.set_busy(true);
         a.set_error("".into());
         let side = a.get_side().clamp(0, 1) as u8;
@@ -57,6 +59,10 @@ pub fn connect(ctx: &Rc<Ctx>) {
     a.on_join(handler0(ctx, |ctx| {
         let ui = ctx.ui();
         let a = ui.global::<OnlineAdapter>();
+        if ctx.server.borrow().is_empty() {
+            a.set_error("no-server".into());
+            return;
+        }
         a.set_busy(true);
         a.set_error("".into());
         ctx.send(Command::Join {
@@ -69,9 +75,16 @@ pub fn connect(ctx: &Rc<Ctx>) {
         super::registry::open(ctx, GameId(id as i64))
     }));
     a.on_refresh(handler0(ctx, |ctx| {
+        if ctx.server.borrow().is_empty() {
+            ctx.ui()
+                .global::<OnlineAdapter>()
+                .set_error("no-server".into());
+            return;
+        }
         ctx.send(Command::Flush);
         ctx.send(Command::RefreshAll);
     }));
+    a.on_settings(handler0(ctx, |ctx| ctx.go(Screen::Settings)));
     a.on_dismiss_invite(handler0(ctx, |ctx| {
         ctx.ui().global::<OnlineAdapter>().set_invite("".into());
     }));

@@ -37,6 +37,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     adapter.set_sound(s.sound);
     adapter.set_tips(s.tips);
     adapter.set_server(ctx.server.borrow().clone().into());
+    adapter.set_server_problem("".into());
 }
 
 fn changed(ctx: &Rc<Ctx>) {
@@ -63,10 +64,22 @@ fn changed(ctx: &Rc<Ctx>) {
         sound: adapter.get_sound(),
         tips: adapter.get_tips(),
     };
-    let server = adapter.get_server().trim().trim_end_matches('/').to_owned();
-    if !server.is_empty() && *ctx.server.borrow() != server {
-        let _ = ctx.with_store(|store| store.set_setting("server", &server));
-        *ctx.server.borrow_mut() = server;
+    // The correspondence server: kept once it is an address a server can have; until then
+    // the screen says what is wrong and the last good one stays.
+    let typed = adapter.get_server();
+    match crate::settings::server_address(&typed) {
+        Ok(server) => {
+            adapter.set_server_problem("".into());
+            if *ctx.server.borrow() != server {
+                let _ = ctx.with_store(|store| store.set_setting("server", &server));
+                *ctx.server.borrow_mut() = server;
+            }
+        }
+        Err(problem) => adapter.set_server_problem(if typed.trim().is_empty() {
+            "".into()
+        } else {
+            problem.code().into()
+        }),
     }
     let old = ctx.settings.replace(s);
     if old.language != s.language {
