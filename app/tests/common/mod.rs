@@ -179,6 +179,18 @@ pub fn stored_actions(dir: &Path) -> Vec<String> {
     actions.into_iter().map(|e| e.action).collect()
 }
 
+/// The accessible labels of everything shown (of some size, not transparent).
+pub fn labels(app: &App) -> Vec<String> {
+    i_slint_backend_testing::ElementQuery::from_root(app.window())
+        .match_descendants()
+        .find_all()
+        .into_iter()
+        .filter(|e| e.computed_opacity() > 0.0 && e.size().width > 0.0)
+        .filter_map(|e| e.accessible_label().map(|l| l.to_string()))
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
 /// Renders the window and writes it as a PNG.
 pub fn snapshot(app: &App, path: &Path) {
     // Time stands still here: a move just made would show at its start. Show where it ends,
