@@ -37,12 +37,15 @@ pub fn page(game: GameKind, language: Language) -> Option<&'static str> {
     })
 }
 
-/// The pictures a rules page may show, by the file name the page gives.
+/// The pictures a rules page may show, by the file name the page gives (the Chinese pages,
+/// one folder down, may name them `../`). Each is drawn from core's board data by an example
+/// of qiguan-core, and a core test checks that the file is current.
 pub fn picture(name: &str) -> Option<&'static [u8]> {
-    match name {
-        "sea-land-air-board.svg" | "../sea-land-air-board.svg" => {
-            Some(include_bytes!("../../docs/rules/sea-land-air-board.svg"))
-        }
+    match name.strip_prefix("../").unwrap_or(name) {
+        "xiangqi-board.svg" => Some(include_bytes!("../../docs/rules/xiangqi-board.svg")),
+        "junqi-board.svg" => Some(include_bytes!("../../docs/rules/junqi-board.svg")),
+        "aeroplane-board.svg" => Some(include_bytes!("../../docs/rules/aeroplane-board.svg")),
+        "sea-land-air-board.svg" => Some(include_bytes!("../../docs/rules/sea-land-air-board.svg")),
         _ => None,
     }
 }

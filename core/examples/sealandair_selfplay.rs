@@ -1,5 +1,5 @@
 //! Plays Sea-land-air computer against computer (the same computer on both sides) and prints
-//! the figures the board's balance is judged by (docs/rules/sea-land-air.md, "Balance"):
+//! the figures the board's balance is judged by (docs/design/sea-land-air.md, "Balance"):
 //! how often the first move of the game removes a piece, each side's share of the decisive
 //! games, what the fighter's strikes do, where ships land, and who kills whom.
 //!

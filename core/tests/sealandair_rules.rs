@@ -1,5 +1,6 @@
-//! One test for every rule line of docs/rules/sea-land-air.md, named after its tag: `m3_…`
-//! checks **[M3]**. The last test fails if the page has a tag without a test here.
+//! One test for every rule line of docs/design/sea-land-air.md (the rules as specified; the
+//! players' page, docs/rules/sea-land-air.md, says the same without tags), named after its
+//! tag: `m3_…` checks **[M3]**. The last test fails if the page has a tag without a test here.
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
 use qiguan_core::junqi::Side::{self, North, South};
@@ -1569,10 +1570,10 @@ fn refused_moves_say_why() {
     }
 }
 
-/// Every tag on the rules page has a test named after it here.
+/// Every tag in the rules specification has a test named after it here.
 #[test]
 fn every_rule_on_the_page_has_a_test() {
-    let page = include_str!("../../docs/rules/sea-land-air.md");
+    let page = include_str!("../../docs/design/sea-land-air.md");
     let tests = include_str!("sealandair_rules.rs");
     let mut missing = Vec::new();
     let mut count = 0;

@@ -1,10 +1,11 @@
 //! Aeroplane chess (飞行棋) for 2 to 4 seats: the board, moves with jumps, the shortcut flight
 //! and its crossing, stacks and captures, the die as the authority's recorded chance move,
-//! finishing places, and computer players at two strengths.
+//! finishing places, computer players at two strengths, and the board picture of the rules page.
 
 pub mod board;
 pub mod bot;
 pub mod movegen;
+pub mod picture;
 pub mod state;
 pub mod view;
 

@@ -1,6 +1,6 @@
 //! Junqi (land battle chess): the board's geometry, the pieces and the battle table,
 //! deployments (validation, random, classic layouts), movement, the match state in referee, open
-//! and flip modes, per-seat views, and a computer opponent.
+//! and flip modes, per-seat views, a computer opponent, and the board picture of the rules page.
 
 pub mod belief;
 pub mod board;
@@ -8,6 +8,7 @@ pub mod bot;
 pub mod clues;
 pub mod deployment;
 pub mod movegen;
+pub mod picture;
 pub mod pieces;
 pub mod search;
 pub mod state;

@@ -1,4 +1,4 @@
-//! The Sea-land-air board (docs/rules/sea-land-air.md, "The board"): 84 land and sea circles
+//! The Sea-land-air board (docs/design/sea-land-air.md, "The board"): 84 land and sea circles
 //! in 7 columns × 12 rows, the rail bridge, ten stopping dots and four airports; roads and
 //! railways on land (a shared [`BoardGraph`]), sea lines, the double red landing lines, the
 //! flight lines, the retreat routes and the fire arrows.

@@ -1,5 +1,5 @@
 //! Sea-land-air battle chess (海陆空战棋), on the board Qiguan defines in
-//! docs/rules/sea-land-air.md: the board's three layers, the 37 pieces a side and how fights
+//! docs/design/sea-land-air.md: the board's three layers, the 37 pieces a side and how fights
 //! end, deployments, movement, the match state with its referee views and the recon's
 //! knowledge, and a computer opponent.
 

@@ -1,4 +1,4 @@
-//! Sea-land-air movement (docs/rules/sea-land-air.md, "Movement", the remote attacks and
+//! Sea-land-air movement (docs/design/sea-land-air.md, "Movement", the remote attacks and
 //! "Retreat"): what each piece may do from where it stands.
 //!
 //! Legality never depends on an enemy piece's identity, only on where enemy pieces stand: a

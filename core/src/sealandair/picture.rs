@@ -187,7 +187,7 @@ pub fn board_svg() -> String {
     );
     let _ = writeln!(
         out,
-        r##"<title>Sea-land-air battle chess: the board (drawn from core/src/sealandair/board.rs)</title>
+        r##"<title>Sea-land-air battle chess: the board</title>
 <rect width="100%" height="100%" fill="#fbf6e9"/>"##
     );
     // The land and sea areas, and the territory line.

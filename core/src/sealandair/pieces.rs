@@ -1,4 +1,4 @@
-//! Sea-land-air pieces and how fights end (docs/rules/sea-land-air.md, "Pieces" and
+//! Sea-land-air pieces and how fights end (docs/design/sea-land-air.md, "Pieces" and
 //! "Combat").
 
 use serde::{Deserialize, Serialize};

@@ -12,6 +12,7 @@ pub mod fen;
 mod movegen;
 pub mod notation;
 pub mod pgn;
+pub mod picture;
 pub mod position;
 mod repetition;
 pub mod state;

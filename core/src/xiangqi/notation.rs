@@ -454,7 +454,9 @@ pub fn parse_wxf(pos: &Position, text: &str) -> Result<Move, NotationError> {
 
 const RED_NUMERALS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
 
-fn chinese_name(color: Color, kind: Kind) -> char {
+/// Returns the character on the piece: 帅 仕 相 马 车 炮 兵 for Red, 将 士 象 马 车 炮 卒 for
+/// Black.
+pub(crate) fn chinese_name(color: Color, kind: Kind) -> char {
     match (color, kind) {
         (Color::Red, Kind::King) => '帅',
         (Color::Black, Kind::King) => '将',
