@@ -358,3 +358,69 @@ fn planes_fly_square_by_square_and_land_where_they_are_stored() {
     assert!(!motion.get_active());
     assert_eq!(motion.get_progress(), 1.0);
 }
+
+/// Issue 36: what happened since a seat last moved is all told (a capture of its plane was
+/// replaced by the next seat's launch), with plural words; and Resign keeps its place while
+/// the prompt, the news and the planes to choose come and go, at phone and desktop size.
+#[test]
+fn the_news_keeps_every_event_since_my_move_and_resign_stays_put() {
+    for size in [(360, 780), (1280, 800)] {
+        let dir = tempfile::tempdir().unwrap();
+        let app = start(dir.path(), Language::English, size);
+        let ui = app.window();
+        ui.global::<HomeAdapter>()
+            .invoke_new_game("aeroplane".into());
+        let rules = ui.global::<qiguan_app::ui::AeroplaneRules>();
+        // Four seats: Ann, and three strong computers.
+        rules.set_seats(2);
+        rules.set_p0(0);
+        rules.set_p1(2);
+        rules.set_p2(2);
+        rules.set_p3(2);
+        ui.global::<NewGameAdapter>().invoke_start();
+        let a = ui.global::<AeroplaneAdapter>();
+        let mut places = std::collections::BTreeSet::new();
+        let mut longest = 0;
+        let mut lost_capture_told = false;
+        aeroplane_drive(&app, 40_000, |app| {
+            let gs = app.window().global::<GameSession>();
+            if gs.get_phase() != GamePhase::Play {
+                return true;
+            }
+            for e in all(app, "Resign") {
+                let p = e.absolute_position();
+                places.insert((p.x.round() as i32, p.y.round() as i32));
+            }
+            let news: Vec<_> = a.get_news().iter().collect();
+            longest = longest.max(news.len());
+            // A capture of Ann's planes, told among later news, when she is to act again.
+            if a.get_can_roll()
+                && news.len() > 1
+                && news[..news.len() - 1]
+                    .iter()
+                    .any(|n| n.victim == 0 && n.event == qiguan_app::ui::AeroEvent::Capture)
+            {
+                lost_capture_told = true;
+            }
+            false
+        });
+        assert_eq!(places.len(), 1, "{size:?}: Resign moved: {places:?}");
+        assert!(
+            longest > 1,
+            "{size:?}: the news held more than the last event"
+        );
+        assert!(
+            lost_capture_told,
+            "{size:?}: a capture of Ann's plane was told behind later news"
+        );
+        let texts = ui.global::<qiguan_app::ui::AeroTexts>();
+        let one = texts.invoke_news_text(qiguan_app::ui::AeroNews {
+            event: qiguan_app::ui::AeroEvent::Capture,
+            seat: 1,
+            count: 1,
+            victim: 0,
+            die: 0,
+        });
+        assert!(!one.contains("(s)") && one.contains("a plane"), "{one}");
+    }
+}

@@ -25,20 +25,44 @@ use qiguan_core::aeroplane::{
 use qiguan_core::{Action, Actor, GameResult, Match, MatchEvent, Record, Rules, Seat, ToAct, Told};
 use qiguan_core::{Computer, Strength};
 use qiguan_ui::{
-    AeroCell, AeroChoice, AeroEvent, AeroMotion, AeroPlane, AeroPoint, AeroSeat, AeroplaneAdapter,
-    AeroplaneRules, AppWindow, GameOutcome, Screen,
+    AeroCell, AeroChoice, AeroEvent, AeroMotion, AeroNews, AeroPlane, AeroPoint, AeroSeat,
+    AeroplaneAdapter, AeroplaneRules, AppWindow, GameOutcome, Screen,
 };
 use slint::{ComponentHandle, Model, ModelRc, VecModel};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
 
-/// What the last action did, for the line under the die.
+/// What an action did, for the lines under the die.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Happened {
     event: AeroEvent,
     seat: Option<Seat>,
     count: usize,
+    /// Whose planes a capture sent back.
+    victim: Option<Seat>,
+    /// The roll that let no plane move.
+    die: u8,
+}
+
+/// The most lines of news under the die.
+const NEWS: usize = 4;
+
+/// What the seat to act has not seen yet: what happened since its own last move (every
+/// other seat's moves, a capture of its planes among them), at most [`NEWS`], the newest
+/// last; at least the last thing that happened. Over or in review: the last [`NEWS`].
+fn news_for(all: &[Happened], to_act: Option<Seat>) -> Vec<Happened> {
+    let since = to_act
+        .and_then(|seat| {
+            all.iter().rposition(|h| {
+                h.seat == Some(seat) && !matches!(h.event, AeroEvent::NoMove | AeroEvent::None)
+            })
+        })
+        .map_or(0, |i| i + 1);
+    let from = since
+        .min(all.len().saturating_sub(1))
+        .max(all.len().saturating_sub(NEWS));
+    all[from..].to_vec()
 }
 
 /// What the Aeroplane chess screen keeps of its own.
@@ -50,8 +74,8 @@ pub(crate) struct AeroplaneModels {
     /// The game and the moves drawn so far: a new move flies along its path (none before the
     /// first drawing of the game).
     moves_drawn: Cell<Option<(GameId, usize)>>,
-    /// What the last action did, and the game's version it was worked out at.
-    happened: RefCell<Option<(usize, Happened)>>,
+    /// What every action did, and the game's version it was worked out at.
+    happened: RefCell<Option<(usize, Vec<Happened>)>>,
 }
 
 /// Aeroplane chess in the registry of games.
@@ -276,7 +300,7 @@ fn plane_move(s: &Session<Aeroplane>, seat: i32, plane: i32) -> Option<Aeroplane
 }
 
 /// Replays the first `ply` actions; returns the match and what its last action did.
-fn replay_to(record: &Record, ply: usize) -> Result<(Match<Aeroplane>, Happened), String> {
+fn replay_to(record: &Record, ply: usize) -> Result<(Match<Aeroplane>, Vec<Happened>), String> {
     let mut record = record.clone();
     record.actions.truncate(ply);
     let mut game: Match<Aeroplane> = {
@@ -284,18 +308,17 @@ fn replay_to(record: &Record, ply: usize) -> Result<(Match<Aeroplane>, Happened)
         start.actions.clear();
         Match::from_record(&start).map_err(|e| e.to_string())?
     };
-    let mut happened = Happened::default();
+    let mut happened = Vec::new();
     for entry in &record.actions {
         let action: Action<AeroplaneMove> = entry.action.parse()?;
         let told = game.apply(entry.by, &action).map_err(|e| e.to_string())?;
-        if let Some(h) = what_happened(&told) {
-            happened = h;
-        }
+        happened.extend(what_happened(&told));
     }
     Ok((game, happened))
 }
 
-/// Reads what an action did from what it told everyone.
+/// Reads what an action did from what it told everyone (a roll that lets a plane move tells
+/// nothing of its own: the move will).
 fn what_happened(told: &[Told<MatchEvent<AeroplaneEvent>>]) -> Option<Happened> {
     let mut out = None;
     for t in told {
@@ -306,27 +329,35 @@ fn what_happened(told: &[Told<MatchEvent<AeroplaneEvent>>]) -> Option<Happened> 
             AeroplaneEvent::Rolled {
                 seat,
                 can_move: false,
-                ..
+                value,
             } => Happened {
                 event: AeroEvent::NoMove,
                 seat: Some(*seat),
                 count: 0,
+                victim: None,
+                die: *value,
             },
-            AeroplaneEvent::Rolled { .. } => Happened::default(),
+            AeroplaneEvent::Rolled { .. } => continue,
             AeroplaneEvent::ThreeSixes { seat, sent_back } => Happened {
                 event: AeroEvent::ThreeSixes,
                 seat: Some(*seat),
                 count: sent_back.len(),
+                victim: None,
+                die: 0,
             },
             AeroplaneEvent::Moved { plan } => Happened {
                 event: move_event(plan),
                 seat: Some(plan.seat),
                 count: plan.captured.len(),
+                victim: plan.captured.first().map(|p| p.seat),
+                die: 0,
             },
             AeroplaneEvent::Finished { seat, .. } => Happened {
                 event: AeroEvent::Finished,
                 seat: Some(*seat),
                 count: 0,
+                victim: None,
+                die: 0,
             },
         };
         out = Some(h);
@@ -383,8 +414,14 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Aeroplane>) {
     let Some(live) = s.local() else { return };
     let (game, happened) = match s.review.map(|ply| replay_to(&live.record(), ply)) {
         Some(Ok(pair)) => pair,
-        _ => (live.clone(), last_happened(s, live)),
+        _ => (live.clone(), all_happened(s, live)),
     };
+    let to_act = match game.to_act() {
+        ToAct::Seat(seat) if s.review.is_none() => Some(seat),
+        _ => None,
+    };
+    let news = news_for(&happened, to_act);
+    let last = happened.last().cloned().unwrap_or_default();
     let ui = ctx.ui();
     let a = ui.global::<AeroplaneAdapter>();
     let ring = ring();
@@ -420,9 +457,20 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Aeroplane>) {
     a.set_move_choice(choices.iter().any(|c| c.from >= 0));
     a.set_choices(ModelRc::new(VecModel::from(choices)));
     a.set_thinking(s.review.is_none() && s.computer_to_act().is_some());
-    a.set_event(happened.event);
-    a.set_event_seat(happened.seat.map_or(-1, |s| s.index() as i32));
-    a.set_event_count(happened.count as i32);
+    a.set_event(last.event);
+    a.set_event_seat(last.seat.map_or(-1, |s| s.index() as i32));
+    a.set_event_count(last.count as i32);
+    a.set_news(ModelRc::new(VecModel::from(
+        news.iter()
+            .map(|h| AeroNews {
+                event: h.event,
+                seat: h.seat.map_or(-1, |s| s.index() as i32),
+                count: h.count as i32,
+                victim: h.victim.map_or(-1, |s| s.index() as i32),
+                die: i32::from(h.die),
+            })
+            .collect::<Vec<_>>(),
+    )));
     a.set_sixes(i32::from(state.sixes()));
     a.set_order(ModelRc::new(VecModel::from(order)));
     if s.review.is_none() {
@@ -521,8 +569,8 @@ fn flight_path(ring: &[(f32, f32)], colour: Colour, plan: &Plan, roll: u8) -> Ve
     path
 }
 
-/// What the game's last action did (worked out once per version).
-fn last_happened(s: &Session<Aeroplane>, game: &Match<Aeroplane>) -> Happened {
+/// What each of the game's actions did (worked out once per version).
+fn all_happened(s: &Session<Aeroplane>, game: &Match<Aeroplane>) -> Vec<Happened> {
     let mut cached = s.board.happened.borrow_mut();
     match cached.as_ref() {
         Some((version, h)) if *version == game.version() => h.clone(),
@@ -789,6 +837,36 @@ mod tests {
             captured: Vec::new(),
             kind: MoveKind::Walk,
         }
+    }
+
+    /// The news is what the seat to act has not seen since its own last move, at most four
+    /// lines, and at least the last thing that happened.
+    #[test]
+    fn the_news_runs_from_the_seats_last_move() {
+        use super::{Happened, NEWS, news_for};
+        let seat = |i: u8| Seat::new(i);
+        let h = |i: u8, event: AeroEvent| Happened {
+            event,
+            seat: seat(i),
+            ..Happened::default()
+        };
+        let all = vec![
+            h(0, AeroEvent::Move),
+            h(1, AeroEvent::Capture),
+            h(2, AeroEvent::Launch),
+            h(3, AeroEvent::NoMove),
+        ];
+        assert_eq!(news_for(&all, seat(0)), all[1..]);
+        assert_eq!(
+            news_for(&all, seat(3)),
+            all,
+            "its own roll with no move is news too"
+        );
+        assert_eq!(news_for(&all, seat(2)), all[3..], "just after its own move");
+        assert_eq!(news_for(&all, None), all);
+        let many: Vec<Happened> = (0..10).map(|_| h(1, AeroEvent::Move)).collect();
+        assert_eq!(news_for(&many, seat(0)).len(), NEWS);
+        assert!(news_for(&[], seat(0)).is_empty());
     }
 
     #[test]
