@@ -214,6 +214,7 @@ impl GameStorage for MemoryStorage {
             result: None,
             reason: None,
             computers: computers.to_vec(),
+            remote_seat: None,
         };
         self.games.push(GameRecord {
             stored: StoredGame { summary, record },

@@ -473,9 +473,11 @@ fn an_attack_on_the_computer_is_told_even_after_its_reply() {
     press(&app, "Close");
     assert!(!ledger.get_show());
 
-    // Home's Continue card names the side to move as the game does: Red, not "first player".
+    // Home's Continue card says whose move it is to the player (Red, the player's seat, is
+    // to move): "Your move", not "Red to move" nor "first player".
     app.window().global::<qiguan_app::ui::Nav>().invoke_back();
-    assert!(!all(&app, "Red to move").is_empty());
+    assert!(!all(&app, "Your move").is_empty());
+    assert!(all(&app, "Red to move").is_empty());
     assert!(all(&app, "First player to move").is_empty());
 }
 

@@ -8,27 +8,39 @@ use slint::{ModelRc, SharedString, VecModel};
 
 /// Converts a stored summary to a list row; `to_move` is -1 when not known.
 pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
-    let computers = computer_seats(s);
+    let mut computers = computer_seats(s);
+    let you = your_seat(s, &computers);
     let names: Vec<SharedString> = s
         .players
         .iter()
         .enumerate()
         .map(|(seat, name)| {
-            if computers.get(seat).copied().unwrap_or(false) {
+            if computers.get(seat).copied().unwrap_or(false) || you == Some(seat) {
                 SharedString::new()
             } else {
                 name.as_str().into()
             }
         })
         .collect();
+    // The row names the opponents of the seat that is this device's player's own.
+    if let Some(seat) = you
+        && let Some(c) = computers.get_mut(seat)
+    {
+        *c = false;
+    }
     let entry = super::registry::entry(s.kind);
     let stored = stored_outcome(s.result.as_deref(), s.reason.as_deref());
-    let (outcome, to_move) = (entry.row_codes)(stored, to_move, s.players.len());
+    let seats = s.players.len();
+    let (outcome, to_move) = (entry.row_codes)(stored, to_move, seats);
+    let you = you.map_or(-1, |seat| {
+        (entry.row_codes)(GameOutcome::default(), seat as i32, seats).1
+    });
     GameRow {
         id: s.id.0 as i32,
         game: s.kind.as_str().into(),
         names: ModelRc::new(VecModel::from(names)),
         computers: ModelRc::new(VecModel::from(computers)),
+        you,
         date: format_date(s.updated_at).into(),
         plies: s.moves as i32,
         mode: match s.mode {
@@ -72,6 +84,24 @@ pub(crate) fn strength_code(strength: Strength) -> &'static str {
         Strength::Normal => "normal",
         Strength::Hard => "hard",
         Strength::Strong | Strength::Level(_) => "",
+    }
+}
+
+/// The seat this device's player holds, where there is one: a correspondence game's seat, or
+/// the one person's seat of a game against the computer. None where people share the device
+/// or the game was imported.
+fn your_seat(s: &GameSummary, computers: &[bool]) -> Option<usize> {
+    if let Some(seat) = s.remote_seat {
+        return Some(usize::from(seat));
+    }
+    if s.mode == Mode::Imported {
+        return None;
+    }
+    let mut people = (0..s.players.len().max(computers.len()))
+        .filter(|&seat| !computers.get(seat).copied().unwrap_or(false));
+    match (people.next(), people.next()) {
+        (Some(seat), None) if computers.iter().any(|&c| c) => Some(seat),
+        _ => None,
     }
 }
 
@@ -185,6 +215,7 @@ mod tests {
                 reason: None,
                 moves: 0,
                 computers,
+                remote_seat: None,
             };
         // The computer's seat from the mode (games stored before computers per seat).
         let s = summary(Mode::Computer(1), &["Ann", ""], Vec::new());
@@ -203,6 +234,50 @@ mod tests {
         assert_eq!(
             row.computers.iter().collect::<Vec<_>>(),
             [false, true, false]
+        );
+        assert_eq!(row.you, -1, "two people share the device");
+    }
+
+    /// Issue 36: a game that is this device's player's own names the opponents, not the
+    /// player, and the row knows the player's seat (to say "Your move", "You won").
+    #[test]
+    fn a_row_knows_your_seat_and_names_your_opponent() {
+        use crate::store::{GameId, GameSummary, Mode};
+        use qiguan_core::GameKind;
+        use qiguan_ui::GameRow;
+        use slint::Model;
+        let summary = |mode: Mode, remote_seat: Option<u8>| GameSummary {
+            id: GameId(1),
+            kind: GameKind::Xiangqi,
+            mode,
+            players: vec!["Ann".into(), "Bo".into()],
+            created_at: 0,
+            updated_at: 0,
+            plies: 0,
+            result: None,
+            reason: None,
+            moves: 0,
+            computers: Vec::new(),
+            remote_seat,
+        };
+        let names = |row: &GameRow| row.names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        let row = super::game_row(&summary(Mode::Correspondence, Some(1)), 0);
+        assert_eq!(
+            (row.you, names(&row)),
+            (1, vec!["Ann".into(), String::new()])
+        );
+        let row = super::game_row(&summary(Mode::Computer(1), None), 0);
+        assert_eq!(row.you, 0);
+        assert_eq!(
+            names(&row),
+            ["", ""],
+            "the computer's seat is named by its role"
+        );
+        assert_eq!(row.computers.iter().collect::<Vec<_>>(), [false, true]);
+        let row = super::game_row(&summary(Mode::PassAndPlay, None), 0);
+        assert_eq!(
+            (row.you, names(&row)),
+            (-1, vec!["Ann".into(), "Bo".into()])
         );
     }
 

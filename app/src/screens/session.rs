@@ -1271,6 +1271,9 @@ pub(crate) struct SessionUi {
     pub draw_offered_by: i32,
     /// The seat that declined the viewer's draw offer, until the viewer acts again; -1.
     pub draw_declined_by: i32,
+    /// The viewer's seat is this device's player's own (against the computer, or by
+    /// correspondence): the screen says "you".
+    pub personal: bool,
     pub online: bool,
     pub waiting: Waiting,
     pub invite: String,
@@ -1326,6 +1329,9 @@ pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
             .map(|game| declined_offer(&game.record().actions, s.viewer))
             .unwrap_or(s.declined_by)
             .map_or(-1, |seat| seat.index() as i32),
+        personal: s.remote.is_some()
+            || (s.seats().filter(|&seat| s.computer(seat).is_none()).count() == 1
+                && s.computer(s.viewer).is_none()),
         online: s.remote.is_some(),
         waiting: hidden::waiting(&s.source, s.remote.as_ref(), s.viewer, G::deployed_first(s)),
         invite: s
@@ -1444,6 +1450,7 @@ fn push(a: &GameSession<'_>, ui: SessionUi) {
     a.set_can_resign(ui.can_resign);
     a.set_draw_offered_by(ui.draw_offered_by);
     a.set_draw_declined_by(ui.draw_declined_by);
+    a.set_personal(ui.personal);
     a.set_online(ui.online);
     a.set_waiting(ui.waiting);
     a.set_invite(ui.invite.into());

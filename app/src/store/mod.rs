@@ -179,6 +179,8 @@ pub struct GameSummary {
     /// Each seat's computer player (`None` for a person); empty when the game keeps no such
     /// list (or holds a strength this version does not know).
     pub computers: Vec<Option<Strength>>,
+    /// A correspondence game: the seat this device holds.
+    pub remote_seat: Option<u8>,
 }
 
 /// A stored game with everything needed to resume it.
@@ -733,8 +735,8 @@ impl Store {
     }
 }
 
-const SUMMARY_COLUMNS: &str =
-    "id, kind, mode, players, created_at, updated_at, plies, result, reason, moves, computers";
+const SUMMARY_COLUMNS: &str = "id, kind, mode, players, created_at, updated_at, plies, result,
+    reason, moves, computers, (SELECT seat FROM remote_games WHERE game_id = games.id)";
 
 type SummaryResult = Result<GameSummary, String>;
 
@@ -760,6 +762,9 @@ fn summary_from_row(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<Summar
             .get::<_, Option<String>>(at + 10)?
             .and_then(|text| serde_json::from_str(&text).ok())
             .unwrap_or_default(),
+        remote_seat: r
+            .get::<_, Option<i64>>(at + 11)?
+            .and_then(|seat| u8::try_from(seat).ok()),
     }))
 }
 

@@ -1045,8 +1045,13 @@ fn online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     ui.global::<HomeAdapter>().invoke_online();
     visit(app, "online");
     let o = ui.global::<OnlineAdapter>();
+    // Ann's own device: each row names her opponent, and whose move it is from her side.
     let row = |id: i32, players: [&str; 2], plies: i32, to_move: i32, minutes_left: i32| GameRow {
         id,
+        you: players
+            .iter()
+            .position(|&p| p.is_empty())
+            .map_or(-1, |s| s as i32),
         game: "xiangqi".into(),
         names: slint::ModelRc::new(slint::VecModel::from(
             players
@@ -1067,8 +1072,8 @@ fn online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
         minutes_left,
     };
     o.set_games(slint::ModelRc::new(slint::VecModel::from(vec![
-        row(7, ["Ann", "张三"], 12, 0, 2 * 1440 + 5 * 60),
-        row(5, ["李四", "Ann"], 31, 1, 50),
+        row(7, ["", "张三"], 12, 0, 2 * 1440 + 5 * 60),
+        row(5, ["李四", ""], 31, 0, 50),
     ])));
     o.set_invite("K7QXM-2PD9R".into());
     o.set_code("q3vwd-8hz1k".into());
