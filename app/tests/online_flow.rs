@@ -144,6 +144,8 @@ fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {
 
     press(&app, "Correspondence: play a friend over days");
     assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Online);
+    // The button is further down the phone's page, past the game's choices.
+    common::scroll(&app, -400.0);
     press(&app, "Create game");
     let online = app.window().global::<OnlineAdapter>();
     until(&app, Duration::from_secs(10), || {
@@ -151,6 +153,8 @@ fn create_invite_join_play_and_see_the_opponents_move_within_a_second() {
         !online.get_invite().is_empty()
     });
     let code = online.get_invite().to_string();
+    // The page goes up to the new code (on the event loop's next turn).
+    next_frame();
     assert!(one(&app, &format!("Invite code {code}")).is_valid());
 
     // The opponent's device joins with the code.
