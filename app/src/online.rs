@@ -50,6 +50,8 @@ pub enum Command {
     Watch(Option<GameId>),
     /// Internal: the followed game moved on the server.
     Moved(GameId),
+    /// Internal: the followed game's server stopped answering (its long poll failed).
+    Unreachable,
     /// The app is back in the foreground: start the long poll again (its connection may have
     /// died meanwhile), send what waits, and re-read every game.
     Resumed,
@@ -416,6 +418,13 @@ async fn handle(
             report(engine, emit, result);
         }
         Command::Watch(target) => follow.start(engine, target),
+        Command::Unreachable => {
+            report(
+                engine,
+                emit,
+                Err(SyncError::Offline("the long poll failed".into())),
+            );
+        }
         // The worker's loop hands these to the library engine.
         Command::Library(_) => {}
         Command::Resumed => {
@@ -498,6 +507,10 @@ fn watch(
     let client = engine.client().clone();
     let mut awaiting_join = remote.invite_code.is_some();
     Some(tokio::spawn(async move {
+        // While the server does not answer, the screen says so (a device waiting for its
+        // opponent's move used to show nothing of an outage); once it answers again, the
+        // game is read afresh, which tells the screen it is back.
+        let mut down = false;
         loop {
             match client
                 .wait(
@@ -505,13 +518,18 @@ fn watch(
                     &remote.remote_id,
                     &remote.token,
                     (after, said),
-                    Duration::from_secs(25),
+                    // While down, a short poll: its answer says at once that it is back.
+                    Duration::from_secs(if down { 1 } else { 25 }),
                 )
                 .await
             {
                 Ok(view) => {
                     let joined = awaiting_join && view.seats_filled.iter().all(|f| *f);
-                    if view.version != after || view.said_count != said || joined {
+                    if std::mem::take(&mut down)
+                        || view.version != after
+                        || view.said_count != said
+                        || joined
+                    {
                         after = view.version;
                         said = view.said_count;
                         awaiting_join &= !joined;
@@ -520,7 +538,15 @@ fn watch(
                         }
                     }
                 }
-                // Offline: try again shortly.
+                // Offline: say so once, and try again shortly.
+                Err(SyncError::Offline(_)) => {
+                    if !std::mem::replace(&mut down, true)
+                        && internal.send(Command::Unreachable).is_err()
+                    {
+                        return;
+                    }
+                    tokio::time::sleep(Duration::from_secs(3)).await;
+                }
                 Err(_) => tokio::time::sleep(Duration::from_secs(3)).await,
             }
         }

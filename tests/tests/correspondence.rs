@@ -310,3 +310,43 @@ async fn the_worker_re_reads_every_game_when_the_app_resumes() {
     .unwrap();
     assert_eq!(changed, [a]);
 }
+
+/// Issue 36: a device waiting for its opponent's move says it is offline while the server is
+/// down, and that it is back once it answers again (it showed nothing through an outage).
+/// The app's sync worker long-polls the game; the server binary is killed and started again
+/// on the same address and store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_device_tells_an_outage_and_the_return() {
+    use qiguan_app::online::{Command, Event, Worker};
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
+    let addr = server.addr;
+    let (mut red, mut black) = (device(), device());
+    let (a, _b) = pair(&server.url, &mut red, &mut black).await;
+    red.engine.play(a, "h3e3").unwrap();
+    red.engine.flush().await.unwrap();
+    let data = red.dir.path().to_owned();
+    drop(red.engine);
+
+    let (worker, events) = Worker::start(data, || {});
+    worker.send(Command::Watch(Some(a)));
+    // Whether the worker reported being offline (or back) within `limit`.
+    let status = |online: bool, limit: Duration| {
+        let until = std::time::Instant::now() + limit;
+        while let Some(left) = until.checked_duration_since(std::time::Instant::now()) {
+            match events.recv_timeout(left) {
+                Ok(Event::Status { online: o, .. }) if o == online => return true,
+                Ok(_) => {}
+                Err(_) => return false,
+            }
+        }
+        false
+    };
+    server.kill();
+    let told = status(false, Duration::from_secs(30));
+    assert!(told, "the outage was told");
+    let again = Server::start(&db.url, &addr.to_string());
+    let back = status(true, Duration::from_secs(30));
+    assert!(back, "the return was told");
+    drop(again);
+}
