@@ -368,3 +368,128 @@ fn xiangqi_lines_join_the_points_centres() {
     let problems: Vec<String> = SIZES.iter().flat_map(|&s| xiangqi_at(s)).collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// A point of a quadratic Bézier curve.
+fn bezier(p0: (f32, f32), p1: (f32, f32), p2: (f32, f32), t: f32) -> (f32, f32) {
+    let u = 1.0 - t;
+    (
+        u * u * p0.0 + 2.0 * u * t * p1.0 + t * t * p2.0,
+        u * u * p0.1 + 2.0 * u * t * p1.1 + t * t * p2.1,
+    )
+}
+
+/// Aeroplane chess's shortcut flights: each from its colour's shortcut square to the flight's
+/// end, bowing out over the opposite colour's crossing square (the curve passes through that
+/// square's centre at its middle). Its squares' places come from the board's cells (grid
+/// units) and the board's place on screen.
+fn aeroplane_at(size: (u32, u32)) -> Vec<String> {
+    use qiguan_core::aeroplane::board::{CROSSING, Colour, HOME_TURN, SHORTCUT, SHORTCUT_END};
+    use slint::Model;
+    let (_dir, app) = start(size);
+    let ui = app.window();
+    ui.global::<HomeAdapter>()
+        .invoke_new_game("aeroplane".into());
+    let rules = ui.global::<qiguan_app::ui::AeroplaneRules>();
+    rules.set_seats(2);
+    for seat in 0..4 {
+        match seat {
+            0 => rules.set_p0(0),
+            1 => rules.set_p1(0),
+            2 => rules.set_p2(0),
+            _ => rules.set_p3(0),
+        }
+    }
+    ui.global::<NewGameAdapter>().invoke_start();
+    let a = ui.global::<qiguan_app::ui::AeroplaneAdapter>();
+    let cells: Vec<_> = a.get_cells().iter().collect();
+    let board = common::all(&app, "Board")
+        .into_iter()
+        .find(|e| e.size().width > 0.0)
+        .expect("the board");
+    let (p, s) = (board.absolute_position(), board.size());
+    let u = s.width.min(s.height) / 15.0;
+    let (ox, oy) = (
+        p.x + (s.width - 15.0 * u) / 2.0,
+        p.y + (s.height - 15.0 * u) / 2.0,
+    );
+    let centre = |i: usize| {
+        let c = &cells[i];
+        (ox + (c.x + 0.5) * u, oy + (c.y + 0.5) * u)
+    };
+    // The first 52 cells are the track's squares in order; then each colour's five home
+    // column squares, its take-off point and four hangar slots.
+    let flights: Vec<[(f32, f32); 3]> = Colour::ALL
+        .iter()
+        .map(|&colour| {
+            let from = centre(usize::from(colour.square(SHORTCUT).expect("a square")));
+            let to = centre(usize::from(colour.square(SHORTCUT_END).expect("a square")));
+            let over =
+                centre(52 + colour.opposite().index() * 10 + usize::from(CROSSING - HOME_TURN - 1));
+            let control = (
+                2.0 * over.0 - (from.0 + to.0) / 2.0,
+                2.0 * over.1 - (from.1 + to.1) / 2.0,
+            );
+            [from, control, to]
+        })
+        .collect();
+    let curves: Vec<Segment> = flights
+        .iter()
+        .flat_map(|&[p0, p1, p2]| {
+            (0..64).map(move |k| {
+                (
+                    bezier(p0, p1, p2, k as f32 / 64.0),
+                    bezier(p0, p1, p2, (k + 1) as f32 / 64.0),
+                )
+            })
+        })
+        .collect();
+    let full = a.get_flights();
+    a.set_flights("".into());
+    let (width, off) = render(&app);
+    a.set_flights(full);
+    let (_, on) = render(&app);
+    let drawn: Vec<(f32, f32)> = (0..on.len())
+        .filter(|&i| on[i] != off[i])
+        .map(|i| {
+            let i = i as u32;
+            ((i % width) as f32 + 0.5, (i / width) as f32 + 0.5)
+        })
+        .collect();
+    // The flights are drawn 2 px wide: half that, and a pixel of anti-aliasing.
+    let line_width = 2.0_f32;
+    let tolerance = line_width / 2.0 + 1.0 + std::f32::consts::FRAC_1_SQRT_2;
+    let mut problems = Vec::new();
+    let stray = drawn
+        .iter()
+        .filter(|&&d| curves.iter().all(|&c| distance(d, c) > tolerance))
+        .count();
+    if stray > 0 || drawn.is_empty() {
+        problems.push(format!(
+            "Aeroplane {size:?}: {stray} of {} drawn pixels off every flight",
+            drawn.len()
+        ));
+    }
+    for (colour, [p0, p1, p2]) in Colour::ALL.iter().zip(&flights) {
+        for (what, at) in [
+            ("start", *p0),
+            ("middle", bezier(*p0, *p1, *p2, 0.5)),
+            ("end", *p2),
+        ] {
+            if !drawn
+                .iter()
+                .any(|&d| ((d.0 - at.0).powi(2) + (d.1 - at.1).powi(2)).sqrt() <= tolerance)
+            {
+                problems.push(format!(
+                    "Aeroplane {size:?}: {colour:?}'s flight does not pass its {what} square's centre {at:?}"
+                ));
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn aeroplane_flights_pass_through_their_squares_centres() {
+    let problems: Vec<String> = SIZES.iter().flat_map(|&s| aeroplane_at(s)).collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
