@@ -58,6 +58,17 @@ fn xiangqi_against_the_computer_a_turn_and_a_hint() {
         ng.set_human_seat(0);
         ng.set_level(1);
         ng.invoke_start();
+        let mut buttons = Vec::new();
+        let mut place = |what: &'static str| {
+            let mut at = std::collections::BTreeMap::new();
+            for label in ["Offer draw", "Resign"] {
+                let e = common::one(&app, label);
+                let p = e.absolute_position();
+                at.insert(label, (p.x.round() as i32, p.y.round() as i32));
+            }
+            buttons.push((what, at));
+        };
+        place("start");
         let mut seen = vec![("start", board(&app))];
         play(&app, &["h3e3"]);
         seen.push(("my move", board(&app)));
@@ -65,6 +76,7 @@ fn xiangqi_against_the_computer_a_turn_and_a_hint() {
             app.thinking_in_flight() == 0 && ui.global::<GameSession>().get_to_move() == 0
         });
         seen.push(("its answer", board(&app)));
+        place("its answer");
         let session = ui.global::<GameSession>();
         session.invoke_hint();
         seen.push(("asking for a hint", board(&app)));
@@ -72,7 +84,17 @@ fn xiangqi_against_the_computer_a_turn_and_a_hint() {
             ui.global::<XiangqiAdapter>().get_hint_from() >= 0
         });
         seen.push(("the hint", board(&app)));
+        place("the hint");
         same("Xiangqi", size, &seen);
+        // And the buttons under the finger: Offer draw and Resign stayed where they were
+        // (Hint used to vanish once used, Undo to appear after the first move).
+        for label in ["Offer draw", "Resign"] {
+            let at: Vec<_> = buttons.iter().map(|(_, b)| b[label]).collect();
+            assert!(
+                at.windows(2).all(|w| w[0] == w[1]),
+                "{label} moved at {size:?}: {buttons:?}"
+            );
+        }
     }
 }
 

@@ -895,6 +895,9 @@ fn a_server_address_is_needed_first_and_checked_when_typed() {
     settings.set_server(" https://qiguan.example.org/ ".into());
     settings.invoke_changed();
     assert_eq!(settings.get_server_problem(), "");
+    // Back on the correspondence screen, the request for an address is gone.
+    ui.global::<qiguan_app::ui::HomeAdapter>().invoke_online();
+    assert_eq!(online.get_error(), "", "no stale 'enter an address first'");
     drop(app);
     let app = start(dir.path(), Language::English, (360, 780));
     app.window()

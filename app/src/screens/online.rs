@@ -95,6 +95,10 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<OnlineAdapter>();
     a.set_server(ctx.server.borrow().clone().into());
+    // "Enter a server address first" is old news once there is one.
+    if !ctx.server.borrow().is_empty() && a.get_error() == "no-server" {
+        a.set_error("".into());
+    }
     let rows = ctx
         .with_store(|store| {
             let mut remotes = store.remote_games()?;

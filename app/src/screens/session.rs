@@ -108,6 +108,9 @@ pub(crate) trait GameScreen:
     ) -> Option<Search<Self::Move>> {
         None
     }
+    /// The game suggests moves (a hint) and takes back both moves against the computer: its
+    /// Hint and Undo buttons keep their places there.
+    const HINTS: bool = false;
     /// The move the game would suggest to the person to act (a hint), worked out on a thread
     /// of its own; `None` for a game that gives no hints.
     fn hint_search(_session: &Session<Self>) -> Option<Search<Self::Move>> {
@@ -1274,6 +1277,8 @@ pub(crate) struct SessionUi {
     /// The viewer's seat is this device's player's own (against the computer, or by
     /// correspondence): the screen says "you".
     pub personal: bool,
+    /// A person plays the computer on this device in a game with hints.
+    pub offers_hints: bool,
     pub online: bool,
     pub waiting: Waiting,
     pub invite: String,
@@ -1332,6 +1337,10 @@ pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
         personal: s.remote.is_some()
             || (s.seats().filter(|&seat| s.computer(seat).is_none()).count() == 1
                 && s.computer(s.viewer).is_none()),
+        offers_hints: G::HINTS
+            && s.remote.is_none()
+            && s.seats().any(|seat| s.computer(seat).is_some())
+            && s.computer(s.viewer).is_none(),
         online: s.remote.is_some(),
         waiting: hidden::waiting(&s.source, s.remote.as_ref(), s.viewer, G::deployed_first(s)),
         invite: s
@@ -1451,6 +1460,7 @@ fn push(a: &GameSession<'_>, ui: SessionUi) {
     a.set_draw_offered_by(ui.draw_offered_by);
     a.set_draw_declined_by(ui.draw_declined_by);
     a.set_personal(ui.personal);
+    a.set_offers_hints(ui.offers_hints);
     a.set_online(ui.online);
     a.set_waiting(ui.waiting);
     a.set_invite(ui.invite.into());

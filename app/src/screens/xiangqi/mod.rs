@@ -125,6 +125,8 @@ impl GameScreen for Xiangqi {
         Some(Box::new(move |stop| computer::think(&game, &level, stop)))
     }
 
+    const HINTS: bool = true;
+
     /// The engine's move at a strong level (under a second on a desktop core).
     fn hint_search(s: &Session<Xiangqi>) -> Option<session::Search<Move>> {
         let game = s.local()?.game().clone();
