@@ -369,6 +369,13 @@ pub trait Rules: Sized + Clone + Debug {
     ) -> Result<Vec<Told<Self::Event>>, IllegalMove>;
     /// Returns what this viewer may know.
     fn view(&self, viewer: Viewer) -> Self::View;
+    /// What `viewer` may know once the match has ended other than by a move (a resignation,
+    /// an agreed draw, a timeout): games with secrets show everything then, as when a move
+    /// ends them. The default is [`Rules::view`].
+    fn concluded_view(&self, viewer: Viewer, outcome: &Outcome) -> Self::View {
+        let _ = outcome;
+        self.view(viewer)
+    }
     /// When [`ToAct::Chance`]: the authority's move, drawn with `pick`, which returns a uniform
     /// index below its argument (the authority supplies the randomness: a CSPRNG on the
     /// server). `None` when there is nothing to resolve.

@@ -404,7 +404,10 @@ impl<G: Rules> Match<G> {
             moves: self.moves_by.iter().sum(),
             to_act: self.to_act(),
             draw_offer: self.draw.clone(),
-            game: self.game.view(viewer),
+            game: match &self.ended {
+                Some(outcome) => self.game.concluded_view(viewer, outcome),
+                None => self.game.view(viewer),
+            },
         }
     }
 

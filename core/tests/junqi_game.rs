@@ -250,3 +250,49 @@ fn open_mode_shows_everything_and_a_fallen_marshal_shows_the_flag() {
         );
     }
 }
+
+/// A match that ends other than by a move (a resignation, an agreed draw) shows every piece
+/// to both seats, as the flag's capture does (issue 36: after resigning to the computer its
+/// pieces stayed blank though the end said every piece was shown). Until then nothing leaks.
+#[test]
+fn every_piece_is_shown_once_the_match_ends_by_resignation_or_agreement() {
+    for end in ["resign", "agree"] {
+        let mut game = new_game(Visibility::Referee);
+        deploy(
+            &mut game,
+            SOUTH,
+            &Deployment::classic("稳守 Steady defence").unwrap(),
+        );
+        deploy(
+            &mut game,
+            NORTH,
+            &Deployment::classic("快攻 Fast attack").unwrap().mirror(),
+        );
+        let hidden = |game: &Match<Junqi>, seat: Seat| {
+            game.view(Viewer::Seat(seat))
+                .game
+                .pieces
+                .iter()
+                .filter(|p| p.rank.is_none())
+                .count()
+        };
+        assert_eq!(hidden(&game, Seat::FIRST), 25, "North's pieces are hidden");
+        match end {
+            "resign" => {
+                game.apply_text(SOUTH, "resign").unwrap();
+            }
+            _ => {
+                game.apply_text(SOUTH, "offer-draw").unwrap();
+                game.apply_text(NORTH, "accept-draw").unwrap();
+            }
+        }
+        assert!(game.outcome().is_some(), "{end}: over");
+        for seat in [Seat::FIRST, Seat::SECOND] {
+            assert_eq!(
+                hidden(&game, seat),
+                0,
+                "{end}: every piece shown to {seat:?}"
+            );
+        }
+    }
+}

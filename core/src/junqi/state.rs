@@ -851,6 +851,16 @@ impl Rules for Junqi {
         JunqiView::of(self, viewer)
     }
 
+    /// Every piece shown, as when the flag is taken.
+    fn concluded_view(&self, viewer: Viewer, outcome: &Outcome) -> JunqiView {
+        if self.outcome.is_some() {
+            return self.view(viewer);
+        }
+        let mut ended = self.clone();
+        ended.outcome = Some(outcome.clone());
+        JunqiView::of(&ended, viewer)
+    }
+
     fn chance(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<JunqiMove> {
         self.awaiting_deal()
             .then(|| JunqiMove::Deal(Self::shuffled_deal(pick)))

@@ -508,4 +508,14 @@ impl Rules for SeaLandAir {
     fn view(&self, viewer: Viewer) -> SeaLandAirView {
         SeaLandAirView::of(self, viewer)
     }
+
+    /// Every piece shown, as when a move ends the game.
+    fn concluded_view(&self, viewer: Viewer, outcome: &Outcome) -> SeaLandAirView {
+        if self.outcome.is_some() {
+            return self.view(viewer);
+        }
+        let mut ended = self.clone();
+        ended.outcome = Some(outcome.clone());
+        SeaLandAirView::of(&ended, viewer)
+    }
 }
