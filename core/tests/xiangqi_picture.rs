@@ -31,7 +31,7 @@ fn the_starting_position_is_drawn_on_the_points() {
     assert_eq!(pieces, 32);
     assert_eq!(svg.matches("<circle").count(), 32);
     for name in [
-        "帅", "将", "车", "马", "炮", "兵", "卒", "楚 河", "汉 界", "一", "九",
+        "帅", "将", "车", "马", "炮", "兵", "卒", "楚 河", "漢 界", "一", "九",
     ] {
         assert!(svg.contains(&format!(">{name}</text>")), "{name}");
     }

@@ -109,7 +109,7 @@ pub fn board_svg() -> String {
     // The river, between the two halves.
     let river = (xy(0, 4).1 + xy(0, 5).1) / 2.0;
     text(&mut out, (xy(2, 0).0, river), 20.0, "#5a3a1a", "楚 河");
-    text(&mut out, (xy(6, 0).0, river), 20.0, "#5a3a1a", "汉 界");
+    text(&mut out, (xy(6, 0).0, river), 20.0, "#5a3a1a", "漢 界");
     // The files as each side counts them, and the coordinates.
     const RED_NUMERALS: [&str; 9] = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
     for file in 0..FILES {
