@@ -74,6 +74,7 @@ pub mod record;
 pub(crate) mod rng;
 pub mod sealandair;
 pub mod seat;
+mod svg;
 pub mod xiangqi;
 
 pub use action::Action;

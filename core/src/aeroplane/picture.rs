@@ -10,6 +10,7 @@
 use super::board::{
     CROSSING, Colour, GOAL, HOME_TURN, SHORTCUT, SHORTCUT_END, TRACK, square_colour,
 };
+use crate::svg::text;
 use std::fmt::Write;
 
 /// Pixels per grid cell.
@@ -81,14 +82,6 @@ fn take_off_cell(c: Colour) -> (f64, f64) {
 /// The centre of a cell, in pixels.
 fn centre((x, y): (f64, f64)) -> (f64, f64) {
     (MARGIN + (x + 0.5) * CELL, MARGIN + (y + 0.5) * CELL)
-}
-
-fn text(out: &mut String, at: (f64, f64), size: f64, fill: &str, words: &str) {
-    let _ = writeln!(
-        out,
-        r##"<text x="{:.1}" y="{:.1}" font-size="{size}" fill="{fill}" text-anchor="middle" dominant-baseline="central">{words}</text>"##,
-        at.0, at.1
-    );
 }
 
 fn square(out: &mut String, cell: (f64, f64), fill: &str, stroke: &str, width: f64) {

@@ -8,6 +8,7 @@
 //! at the bottom.
 
 use super::board::{COLUMNS, MOUNTAINS, POINTS, Point, graph};
+use crate::svg::{line, text};
 use std::fmt::Write;
 
 /// Pixels between two columns.
@@ -42,22 +43,6 @@ pub fn centre(p: Point) -> (f64, f64) {
 fn row_y(row: usize) -> f64 {
     let across = if row >= 6 { FRONT - DY } else { 0.0 };
     BOARD_HEIGHT - END - row as f64 * DY - across
-}
-
-fn line(out: &mut String, a: (f64, f64), b: (f64, f64), style: &str) {
-    let _ = writeln!(
-        out,
-        r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" {style}/>"#,
-        a.0, a.1, b.0, b.1
-    );
-}
-
-fn text(out: &mut String, at: (f64, f64), size: f64, fill: &str, words: &str) {
-    let _ = writeln!(
-        out,
-        r#"<text x="{:.1}" y="{:.1}" font-size="{size}" fill="{fill}" text-anchor="middle" dominant-baseline="central">{words}</text>"#,
-        at.0, at.1
-    );
 }
 
 /// Every link once, with its two ends and whether it is rail.

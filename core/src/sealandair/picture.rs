@@ -3,6 +3,7 @@
 //! sealandair_board` writes it; a test checks that the file is current.
 
 use super::board::{Label, Layer, POINTS, Point, map};
+use crate::svg::{line, text};
 use std::fmt::Write;
 
 /// Pixels per half-unit of [`Point::position`].
@@ -23,22 +24,6 @@ fn px(p: (i32, i32)) -> (f64, f64) {
 
 fn xy(x: f64, y: f64) -> (f64, f64) {
     ((x + 2.0 + MARGIN) * U, (24.0 - y + MARGIN) * U)
-}
-
-fn line(out: &mut String, a: (f64, f64), b: (f64, f64), style: &str) {
-    let _ = writeln!(
-        out,
-        r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" {style}/>"#,
-        a.0, a.1, b.0, b.1
-    );
-}
-
-fn text(out: &mut String, at: (f64, f64), size: f64, fill: &str, words: &str) {
-    let _ = writeln!(
-        out,
-        r#"<text x="{:.1}" y="{:.1}" font-size="{size}" fill="{fill}" text-anchor="middle" dominant-baseline="central">{words}</text>"#,
-        at.0, at.1
-    );
 }
 
 /// Shifts the segment a–b sideways by `d` pixels.

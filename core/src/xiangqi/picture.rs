@@ -10,6 +10,7 @@
 use super::board::{Color, FILES, RANKS, Square, in_palace};
 use super::notation::chinese_name;
 use super::position::Position;
+use crate::svg::{line, text};
 use std::fmt::Write;
 
 /// Pixels between two lines.
@@ -31,22 +32,6 @@ pub fn centre(sq: Square) -> (f64, f64) {
 
 fn xy(file: usize, rank: usize) -> (f64, f64) {
     (SIDE + file as f64 * STEP, HEIGHT - END - rank as f64 * STEP)
-}
-
-fn line(out: &mut String, a: (f64, f64), b: (f64, f64), style: &str) {
-    let _ = writeln!(
-        out,
-        r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" {style}/>"#,
-        a.0, a.1, b.0, b.1
-    );
-}
-
-fn text(out: &mut String, at: (f64, f64), size: f64, fill: &str, words: &str) {
-    let _ = writeln!(
-        out,
-        r#"<text x="{:.1}" y="{:.1}" font-size="{size}" fill="{fill}" text-anchor="middle" dominant-baseline="central">{words}</text>"#,
-        at.0, at.1
-    );
 }
 
 /// Returns the board picture as SVG text.
