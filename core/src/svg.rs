@@ -2,6 +2,15 @@
 
 use std::fmt::Write;
 
+/// Opens a picture `width` × `height` px, its words in a Chinese sans-serif face (the caller
+/// closes it with `</svg>`).
+pub(crate) fn start(out: &mut String, width: f64, height: f64) {
+    let _ = writeln!(
+        out,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="Noto Sans CJK SC, Noto Sans SC, sans-serif">"##
+    );
+}
+
 /// A straight line from `a` to `b`, with its style attributes.
 pub(crate) fn line(out: &mut String, a: (f64, f64), b: (f64, f64), style: &str) {
     let _ = writeln!(

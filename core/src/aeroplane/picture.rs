@@ -10,7 +10,7 @@
 use super::board::{
     CROSSING, Colour, GOAL, HOME_TURN, SHORTCUT, SHORTCUT_END, TRACK, square_colour,
 };
-use crate::svg::text;
+use crate::svg::{start, text};
 use std::fmt::Write;
 
 /// Pixels per grid cell.
@@ -113,10 +113,7 @@ fn flight(ring: &[(f64, f64)], c: Colour) -> Option<[(f64, f64); 3]> {
 pub fn board_svg() -> String {
     let mut out = String::new();
     let height = BOARD_HEIGHT + LEGEND;
-    let _ = writeln!(
-        out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="Noto Sans CJK SC, Noto Sans SC, sans-serif">"##
-    );
+    start(&mut out, WIDTH, height);
     let _ = writeln!(
         out,
         r##"<title>Aeroplane chess: the board, with red's steps</title>

@@ -8,7 +8,7 @@
 //! at the bottom.
 
 use super::board::{COLUMNS, MOUNTAINS, POINTS, Point, graph};
-use crate::svg::{line, text};
+use crate::svg::{line, start, text};
 use std::fmt::Write;
 
 /// Pixels between two columns.
@@ -64,10 +64,7 @@ fn links() -> Vec<(Point, Point, bool)> {
 pub fn board_svg() -> String {
     let mut out = String::new();
     let height = BOARD_HEIGHT + LEGEND;
-    let _ = writeln!(
-        out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="Noto Sans CJK SC, Noto Sans SC, sans-serif">"##
-    );
+    start(&mut out, WIDTH, height);
     let _ = writeln!(
         out,
         r##"<title>Junqi: the board</title>

@@ -3,7 +3,7 @@
 //! sealandair_board` writes it; a test checks that the file is current.
 
 use super::board::{Label, Layer, POINTS, Point, map};
-use crate::svg::{line, text};
+use crate::svg::{line, start, text};
 use std::fmt::Write;
 
 /// Pixels per half-unit of [`Point::position`].
@@ -166,10 +166,7 @@ fn arrowhead(out: &mut String, from: (f64, f64), tip: (f64, f64)) {
 pub fn board_svg() -> String {
     let mut out = String::new();
     let height = BOARD_HEIGHT + LEGEND;
-    let _ = writeln!(
-        out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" font-family="Noto Sans CJK SC, Noto Sans SC, sans-serif">"##
-    );
+    start(&mut out, WIDTH, height);
     let _ = writeln!(
         out,
         r##"<title>Sea-land-air battle chess: the board</title>

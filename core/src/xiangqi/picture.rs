@@ -10,7 +10,7 @@
 use super::board::{Color, FILES, RANKS, Square, in_palace};
 use super::notation::chinese_name;
 use super::position::Position;
-use crate::svg::{line, text};
+use crate::svg::{line, start, text};
 use std::fmt::Write;
 
 /// Pixels between two lines.
@@ -37,10 +37,7 @@ fn xy(file: usize, rank: usize) -> (f64, f64) {
 /// Returns the board picture as SVG text.
 pub fn board_svg() -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="Noto Sans CJK SC, Noto Sans SC, sans-serif">"##
-    );
+    start(&mut out, WIDTH, HEIGHT);
     let _ = writeln!(
         out,
         r##"<title>Xiangqi: the board and the starting position</title>
