@@ -9,7 +9,7 @@ use qiguan_app::App;
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{
     GameSession, HistoryAdapter, HomeAdapter, Nav, NewGameAdapter, OnlineAdapter, ReplayAdapter,
-    SettingsAdapter, XiangqiAdapter,
+    XiangqiAdapter,
 };
 use slint::{ComponentHandle, Model};
 use std::time::Duration;
@@ -134,11 +134,7 @@ fn xiangqi_by_correspondence_my_turn_and_theirs() {
         let url = common::server(dir.path());
         let app = start(&dir.path().join("red"), Language::English, size);
         let ui = app.window();
-        ui.global::<HomeAdapter>().invoke_settings();
-        let settings = ui.global::<SettingsAdapter>();
-        settings.set_server(url.clone().into());
-        settings.invoke_changed();
-        ui.global::<Nav>().invoke_back();
+        common::use_server(&app, &url);
         ui.global::<HomeAdapter>().invoke_online();
         let online = ui.global::<OnlineAdapter>();
         online.invoke_create();

@@ -6,8 +6,7 @@ mod common;
 use common::{all, one, play, start};
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{
-    GameSession, HistoryAdapter, HomeAdapter, Nav, NewGameAdapter, OnlineAdapter, SettingsAdapter,
-    Texts,
+    GameSession, HistoryAdapter, HomeAdapter, Nav, NewGameAdapter, OnlineAdapter, Texts,
 };
 use slint::ComponentHandle;
 use std::time::Duration;
@@ -68,11 +67,7 @@ fn copying_the_invite_code_says_so() {
     let url = common::server(dir.path());
     let app = start(&dir.path().join("red"), Language::English, (1280, 800));
     let ui = app.window();
-    ui.global::<HomeAdapter>().invoke_settings();
-    let settings = ui.global::<SettingsAdapter>();
-    settings.set_server(url.into());
-    settings.invoke_changed();
-    ui.global::<Nav>().invoke_back();
+    common::use_server(&app, &url);
     ui.global::<HomeAdapter>().invoke_online();
     let online = ui.global::<OnlineAdapter>();
     online.invoke_create();

@@ -137,11 +137,7 @@ fn screens_keep_clear_of_system_bars_and_the_keyboard_does_not_cover_the_code_fi
     // Tap the join code field (scrolled to first), then the keyboard opens: the field stays
     // above it. (A player who joins has a server set: the first run's card saying one is
     // needed is not there.)
-    app.window().global::<HomeAdapter>().invoke_settings();
-    let settings = app.window().global::<qiguan_app::ui::SettingsAdapter>();
-    settings.set_server("https://qiguan.example.org".into());
-    settings.invoke_changed();
-    app.window().global::<Nav>().invoke_back();
+    common::use_server(&app, "https://qiguan.example.org");
     app.window().global::<HomeAdapter>().invoke_online();
     scroll(&app, 400.0, -3000.0);
     // Back up a little, so that the field is not at the very end (where the list would stay

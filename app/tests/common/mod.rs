@@ -607,6 +607,16 @@ pub fn server(dir: &Path) -> String {
     format!("http://{}", rx.recv().expect("the server's address"))
 }
 
+/// Sets the correspondence server in Settings, as a player does (from home, and back).
+pub fn use_server(app: &App, url: &str) {
+    let ui = app.window();
+    ui.global::<HomeAdapter>().invoke_settings();
+    let settings = ui.global::<SettingsAdapter>();
+    settings.set_server(url.into());
+    settings.invoke_changed();
+    ui.global::<Nav>().invoke_back();
+}
+
 /// Lets the sync worker's reports reach the UI until `done` holds (at most `limit`).
 pub fn until(app: &App, limit: Duration, mut done: impl FnMut() -> bool) -> Duration {
     let started = Instant::now();
