@@ -23,6 +23,10 @@ pub struct Ctx {
     sessions: Sessions,
     /// The correspondence server's address (a setting).
     pub(crate) server: RefCell<String>,
+    /// Settings' check of a server address typed: waits for the typing to pause; the
+    /// address last sent to be checked.
+    pub(crate) server_probe: slint::Timer,
+    pub(crate) probed: RefCell<String>,
     /// The sync worker and what it reports; none when the history could not be opened.
     pub(crate) worker: RefCell<Option<crate::online::Worker>>,
     pub(crate) sync_events: RefCell<Option<std::sync::mpsc::Receiver<crate::online::Event>>>,
@@ -76,6 +80,8 @@ impl Ctx {
             settings: RefCell::new(settings),
             sessions,
             server: RefCell::new(String::new()),
+            server_probe: slint::Timer::default(),
+            probed: RefCell::default(),
             worker: RefCell::default(),
             sync_events: RefCell::default(),
             back_stack: RefCell::default(),

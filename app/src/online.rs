@@ -57,6 +57,8 @@ pub enum Command {
     Resumed,
     /// Linked devices: see [`LibraryCommand`].
     Library(LibraryCommand),
+    /// Check that a Qiguan server answers at this address (Settings, once typed).
+    Probe(String),
 }
 
 /// What the Devices screen asks of the worker.
@@ -122,6 +124,10 @@ pub enum Event {
     Failed { what: &'static str, code: String },
     /// About linked devices.
     Library(LibraryEvent),
+    /// What answers at an address Settings asked about: `code` is empty for a Qiguan
+    /// server, else [`SyncError::code`]'s word (`offline`: nothing; `protocol`: something
+    /// that is not a Qiguan server).
+    Probed { server: String, code: String },
 }
 
 /// A handle to the worker.
@@ -212,9 +218,16 @@ async fn run(
     // away.
     let mut retry = tokio::time::interval(Duration::from_secs(5));
     let mut last_tick = SystemTime::now();
+    // Settings' check of an address, beside the rest (a new one replaces it).
+    let mut probe: Option<std::pin::Pin<Box<dyn Future<Output = Event>>>> = None;
     loop {
         let command = tokio::select! {
             c = rx.recv() => match c { Some(c) => c, None => break },
+            event = async { probe.as_mut().expect("checked").await }, if probe.is_some() => {
+                probe = None;
+                emit(event);
+                continue;
+            }
             _ = library_tick.tick() => Command::Library(LibraryCommand::Sync),
             _ = retry.tick() => {
                 let now = SystemTime::now();
@@ -229,6 +242,17 @@ async fn run(
                 }
             }
         };
+        if let Command::Probe(server) = command {
+            let client = engine.client().clone();
+            probe = Some(Box::pin(async move {
+                let code = match client.health(&server).await {
+                    Ok(()) => String::new(),
+                    Err(e) => e.code(),
+                };
+                Event::Probed { server, code }
+            }));
+            continue;
+        }
         if let Command::Library(command) = command {
             if let Some(library) = library.as_mut() {
                 library_command(library, command, &emit).await;
@@ -426,7 +450,7 @@ async fn handle(
             );
         }
         // The worker's loop hands these to the library engine.
-        Command::Library(_) => {}
+        Command::Library(_) | Command::Probe(_) => {}
         Command::Resumed => {
             follow.start(engine, follow.game);
             let flushed = engine.flush().await.map(|f| f.changed);

@@ -280,6 +280,27 @@ impl Client {
         })
     }
 
+    /// Asks `server` whether it is a Qiguan server (its `/health`): `Ok` when it answers as one,
+    /// [`SyncError::Offline`] when nothing answers there, [`SyncError::Protocol`] when
+    /// something else does (a web page, another program). Gives up after a few seconds.
+    pub async fn health(&self, server: &str) -> Result<(), SyncError> {
+        let req = self
+            .http
+            .get(format!("{}/health", server.trim_end_matches('/')))
+            .timeout(Duration::from_secs(6));
+        let answer: Value = self.send(req).await.map_err(|e| match e {
+            SyncError::Refused { status, .. } => {
+                SyncError::Protocol(format!("answered {status} where a Qiguan server answers"))
+            }
+            e => e,
+        })?;
+        if answer["ok"] == Value::Bool(true) {
+            Ok(())
+        } else {
+            Err(SyncError::Protocol("not a Qiguan server's answer".into()))
+        }
+    }
+
     /// Creates a game on `server` with this device in `seat` under the player's `name`, and
     /// the server's computer in the seats `bots` names.
     #[allow(clippy::too_many_arguments)] // each is one field of the request

@@ -85,3 +85,53 @@ fn copying_the_invite_code_says_so() {
         "a new code is not copied yet"
     );
 }
+
+/// A server address is checked once typed (issue 36, item 12: any address was taken without
+/// a word): a Qiguan server is found, an address where nothing answers says so, and so does
+/// one where something else answers. Only the address on screen is spoken of.
+#[test]
+fn a_server_address_is_checked_once_typed() {
+    use qiguan_app::ui::SettingsAdapter;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = common::server(dir.path());
+    let app = start(&dir.path().join("app"), Language::English, (360, 780));
+    let ui = app.window();
+    ui.global::<HomeAdapter>().invoke_settings();
+    let settings = ui.global::<SettingsAdapter>();
+    assert_eq!(
+        settings.get_server_check(),
+        "",
+        "no address, nothing to check"
+    );
+    let check = |address: &str| {
+        settings.set_server(address.into());
+        settings.invoke_changed();
+        assert_eq!(settings.get_server_check(), "checking");
+        // Typing pauses; the check goes out and its answer comes back.
+        i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(800));
+        common::until(&app, Duration::from_secs(10), || {
+            settings.get_server_check() != "checking"
+        });
+        let said = settings.get_server_check().to_string();
+        (said, common::labels(&app))
+    };
+    let (said, words) = check(&url);
+    assert_eq!(said, "ok");
+    assert!(
+        words.contains(&"✓ A Qiguan server answers at this address.".to_owned()),
+        "{words:?}"
+    );
+    // Nothing listens on the discard port.
+    let (said, words) = check("http://127.0.0.1:9");
+    assert_eq!(said, "offline");
+    assert!(words.contains(
+        &"Nothing answers at this address: check it, and that the server is running.".to_owned()
+    ));
+    // The server's API root is no server of its own: it answers, but not as a Qiguan server.
+    let (said, _) = check(&format!("{url}/api"));
+    assert_eq!(said, "protocol");
+    // A bad address is not checked; an empty one says what the address is for.
+    settings.set_server("not an address".into());
+    settings.invoke_changed();
+    assert_eq!(settings.get_server_check(), "");
+}

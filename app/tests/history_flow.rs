@@ -98,10 +98,26 @@ fn import_and_export(app: &App) {
 fn filter_and_search(app: &App) {
     let h = app.window().global::<HistoryAdapter>();
     // Filters and search.
-    h.set_result_filter(3);
+    // A side's win is offered for the game chosen: Xiangqi's are Red's and Black's.
+    h.set_game_filter(1);
+    h.set_result_filter(6);
     h.invoke_filters_changed();
     assert!(one(app, "Games: 1").is_valid(), "one Black win");
     assert!(one(app, "Game 1").is_valid());
+    assert!(one(app, "Black won").is_valid(), "the filter names it");
+    // Imported games are no one's on this device: neither won nor lost by you.
+    h.set_result_filter(2);
+    h.invoke_filters_changed();
+    assert!(one(app, "Games: 0").is_valid(), "no win of yours");
+    h.set_result_filter(3);
+    h.invoke_filters_changed();
+    assert!(one(app, "Games: 0").is_valid(), "no loss of yours");
+    // All games have no one side: the side's filter goes back to any result.
+    h.set_result_filter(6);
+    h.set_game_filter(0);
+    h.invoke_filters_changed();
+    assert_eq!(h.get_result_filter(), 0);
+    assert!(one(app, "Games: 2").is_valid());
     h.set_result_filter(1);
     h.invoke_filters_changed();
     assert!(

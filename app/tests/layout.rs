@@ -1,6 +1,7 @@
 //! Every screen, at phone and desktop size and in both languages: nothing a player can read
-//! or press sticks out of the window sideways (except on a zoomed board, which pans), and
-//! everything pressable is at least 44 px tall. The board's points are excepted: nine columns
+//! or press sticks out of the window sideways (except on a zoomed board, which pans), every
+//! text fits its box (none cut off, elided or wrapped past its height: the UI's `Label` says
+//! so while `TextFit.check` is on), and everything pressable is at least 44 px tall. The board's points are excepted: nine columns
 //! on a 360 px phone leave 40 px, and the whole point is the touch area (Sea-land-air's board
 //! zooms for bigger ones). Aeroplane chess's planes that can move are buttons 44 px across,
 //! though a square is 24 px on a phone.
@@ -9,6 +10,8 @@ mod common;
 
 use i_slint_backend_testing::{AccessibleRole, ElementHandle, ElementQuery};
 use qiguan_app::settings::Language;
+use qiguan_app::ui::TextFit;
+use slint::ComponentHandle;
 
 fn is_board_point(label: &str) -> bool {
     let b = label.as_bytes();
@@ -23,6 +26,7 @@ fn is_board_point(label: &str) -> bool {
 fn check(size: (u32, u32), language: Language) -> Vec<String> {
     let mut problems = Vec::new();
     common::tour(size, language, |app, screen| {
+        app.window().global::<TextFit>().set_check(true);
         let elements = ElementQuery::from_root(app.window())
             .match_descendants()
             .find_all();
@@ -49,6 +53,12 @@ fn check(size: (u32, u32), language: Language) -> Vec<String> {
                 continue;
             }
             seen += 1;
+            if e.accessible_description().as_deref() == Some("does not fit") {
+                problems.push(format!(
+                    "{screen} {size:?} {language:?}: text {label:?} does not fit its {:.0}×{:.0} box",
+                    sz.width, sz.height
+                ));
+            }
             let outside = pos.x < -0.5 || pos.x + sz.width > size.0 as f32 + 0.5;
             if outside && !on_board(pos, sz) {
                 problems.push(format!(
@@ -180,6 +190,7 @@ fn every_screen_fits_a_phone_in_both_languages() {
 
 #[test]
 fn every_screen_fits_a_desktop_window() {
-    let problems = check((1280, 800), Language::English);
+    let mut problems = check((1280, 800), Language::English);
+    problems.extend(check((1280, 800), Language::Chinese));
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

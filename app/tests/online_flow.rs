@@ -5,8 +5,8 @@
 mod common;
 
 use common::{
-    all, click, deployment, news, one, point, press, result_code, server, set_active, start,
-    targets, until,
+    all, click, deployment, news, next_frame, one, point, press, result_code, server, set_active,
+    start, targets, until,
 };
 use qiguan_app::settings::Language;
 use qiguan_app::store::GameId;
@@ -802,11 +802,6 @@ fn players_exchange_preset_phrases_and_hear_them_at_once() {
     opponent.rt.block_on(opponent.device.refresh(game)).unwrap();
     let heard = opponent.device.take_heard();
     assert_eq!(heard.last().map(|h| h.1.phrase.as_str()), Some("rematch"));
-}
-
-/// Lets the event loop take a turn (Slint runs `changed` handlers then).
-fn next_frame() {
-    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(16));
 }
 
 /// Issue 36: on a phone, what a request brings shows where the player looks. Create pressed

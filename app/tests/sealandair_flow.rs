@@ -483,3 +483,81 @@ fn the_hard_computer_thinks_apart_and_the_history_names_it() {
         ("computer", "hard")
     );
 }
+
+/// Zoomed on a phone (issue 36: the zoom hid the airports and panned only sideways): the
+/// points are bigger, the board opens on the viewer's own half, and panning both ways brings
+/// every airport, the viewer's and the opponent's, wholly into the window; a legal move's dot
+/// is big enough to see.
+#[test]
+fn the_zoomed_board_pans_to_every_corner() {
+    use i_slint_backend_testing::{AccessibleRole, ElementHandle};
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    new_game(&app, true);
+    deployment(&app).invoke_ready();
+    let a = app.window().global::<SeaLandAirAdapter>();
+    let board = || {
+        common::all(&app, "Board")
+            .into_iter()
+            .find(|e| e.accessible_role() == Some(AccessibleRole::Groupbox))
+            .expect("the board")
+    };
+    let point = |name: &str| common::one(&app, name);
+    let whole = point("d1").size().width;
+    a.set_zoomed(true);
+    common::next_frame();
+    assert!(
+        common::all(&app, "d1")
+            .iter()
+            .all(|e| e.size().width > 1.4 * whole),
+        "zoomed in"
+    );
+    // The board's window: between the opponent's line above it and the legend below it.
+    let top = common::all(&app, "Blue · Computer (easy)")
+        .iter()
+        .map(|line| line.absolute_position().y + line.size().height)
+        .fold(0.0, f32::max);
+    let bottom = common::one(&app, "road").absolute_position().y;
+    let inside = |e: &ElementHandle| {
+        let (p, s) = (e.absolute_position(), e.size());
+        s.width > 0.0
+            && p.x >= -0.5
+            && p.x + s.width <= 360.5
+            && p.y >= top - 0.5
+            && p.y + s.height <= bottom + 0.5
+    };
+    // It opens on the viewer's own end: the back row whole in view (the legend that comes
+    // under the zoomed board used to cover it), the ends of the row near the window's sides.
+    for column in ['a', 'b', 'c', 'd', 'e', 'f', 'g'] {
+        let name = format!("{column}0");
+        assert!(
+            common::all(&app, &name).iter().any(inside),
+            "{name} is out of view"
+        );
+    }
+    // Zoomed, the points take a finger: 44 px.
+    assert!(point("d1").size().width >= 44.0, "{:?}", point("d1").size());
+    // Pans in steps toward a corner (out of the window a point is not found at all) until
+    // its airport shows whole, at most across the whole board.
+    let reach = |name: &str| {
+        let dx = if name.ends_with('w') { 40.0 } else { -40.0 };
+        let dy = if name.starts_with('n') { 40.0 } else { -40.0 };
+        for _ in 0..40 {
+            if common::all(&app, name).iter().any(inside) {
+                return true;
+            }
+            board().scroll(dx, dy);
+            common::next_frame();
+        }
+        false
+    };
+    if let Some(dir) = std::env::var_os("QIGUAN_ZOOM_PNG") {
+        common::snapshot(&app, &Path::new(&dir).join("zoom-0.png"));
+    }
+    for (i, airport) in ["sw", "se", "nw", "ne"].into_iter().enumerate() {
+        assert!(reach(airport), "{airport} cannot be brought into view");
+        if let Some(dir) = std::env::var_os("QIGUAN_ZOOM_PNG") {
+            common::snapshot(&app, &Path::new(&dir).join(format!("zoom-{}.png", i + 1)));
+        }
+    }
+}

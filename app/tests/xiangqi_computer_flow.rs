@@ -307,4 +307,25 @@ fn the_review_marks_the_blunder_names_the_better_move_and_stops_when_asked() {
     assert!(!r.get_graph().is_empty(), "the graph stays");
     let rows: Vec<_> = r.get_moves().iter().collect();
     assert!(rows[1].first.ends_with("??"));
+    let graph = r.get_graph();
+
+    // The review is kept with the game (issue 36: reopening ran it again): after a restart
+    // the game opens with its graph, marks and judgements, and nothing searches.
+    let id = r.get_game_id();
+    drop(app);
+    let app = start(dir.path(), Language::English, (360, 780));
+    app.window().global::<HistoryAdapter>().invoke_open(id);
+    assert_eq!(screen(&app), Screen::Replay);
+    let r = app.window().global::<ReplayAdapter>();
+    assert!(!r.get_analysing() && !r.get_reviewing());
+    assert_eq!(app.thinking_in_flight(), 0, "nothing searches");
+    assert_eq!(r.get_graph(), graph);
+    let marks: Vec<(i32, i32)> = r.get_marks().iter().map(|m| (m.ply, m.kind)).collect();
+    assert!(marks.contains(&(3, 3)), "{marks:?}");
+    let rows: Vec<_> = r.get_moves().iter().collect();
+    assert!(rows[1].first.ends_with("??"), "{}", rows[1].first);
+    // Analysis on again: only the live line searches; the review has every position.
+    press(&app, "Analyse");
+    assert!(r.get_analysing() && !r.get_reviewing());
+    assert_eq!(r.get_reviewed(), 5);
 }

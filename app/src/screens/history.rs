@@ -33,12 +33,14 @@ pub fn filter_of(a: &HistoryAdapter<'_>, now: i64) -> HistoryFilter {
             .ok()
             .and_then(|i| super::registry::GAMES.get(i))
             .map(|entry| entry.kind),
+        // As the screen lists them: 0 any, 1 unfinished, 2 you won, 3 you lost, 4 drawn, then
+        // won by each side of the game chosen.
         result: match a.get_result_filter() {
             1 => Some(ResultFilter::Unfinished),
-            2 => Some(ResultFilter::WonBy(0)),
-            3 => Some(ResultFilter::WonBy(1)),
+            2 => Some(ResultFilter::YouWon),
+            3 => Some(ResultFilter::YouLost),
             4 => Some(ResultFilter::Draw),
-            _ => None,
+            n => u8::try_from(n - 5).ok().map(ResultFilter::WonBy),
         },
         mode: match a.get_mode_filter() {
             1 => Some(Mode::PassAndPlay),
@@ -72,6 +74,19 @@ fn start_of_today(now: i64) -> i64 {
 }
 
 /// Re-runs the query behind the list.
+/// How many sides the result filter offers for the game chosen (none for all games):
+/// Aeroplane chess's four colours, the other games' two seats.
+fn sides(a: &HistoryAdapter<'_>) -> i32 {
+    match usize::try_from(a.get_game_filter() - 1)
+        .ok()
+        .and_then(|i| super::registry::GAMES.get(i))
+    {
+        None => 0,
+        Some(entry) if entry.kind == qiguan_core::GameKind::Aeroplane => 4,
+        Some(_) => 2,
+    }
+}
+
 /// Shows the history: the game filter's choices in the current language, then the games.
 pub fn show(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
@@ -91,6 +106,11 @@ pub fn show(ctx: &Rc<Ctx>) {
 pub fn refresh(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<HistoryAdapter>();
+    // A side's win chosen for one game does not carry over to another game or to all games
+    // (their sides differ).
+    if a.get_result_filter() >= 5 && a.get_result_filter() >= 5 + sides(&a) {
+        a.set_result_filter(0);
+    }
     let filter = filter_of(&a, ctx.now());
     match ctx.history.refresh(&filter) {
         Ok(n) => a.set_total(n as i32),

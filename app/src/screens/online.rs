@@ -167,6 +167,7 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
         }
         Event::Heard(heard) => super::phrases::heard(ctx, heard),
         Event::Library(event) => super::devices::handle(ctx, event),
+        Event::Probed { server, code } => super::settings::probed(ctx, &server, &code),
         Event::Failed { what, code } => {
             a.set_busy(false);
             if what == "sync" {

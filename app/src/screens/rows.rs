@@ -8,8 +8,8 @@ use slint::{ModelRc, SharedString, VecModel};
 
 /// Converts a stored summary to a list row; `to_move` is -1 when not known.
 pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
-    let mut computers = computer_seats(s);
-    let you = your_seat(s, &computers);
+    let mut computers = s.computer_seats();
+    let you = s.your_seat();
     let names: Vec<SharedString> = s
         .players
         .iter()
@@ -85,37 +85,6 @@ pub(crate) fn strength_code(strength: Strength) -> &'static str {
         Strength::Hard => "hard",
         Strength::Strong | Strength::Level(_) => "",
     }
-}
-
-/// The seat this device's player holds, where there is one: a correspondence game's seat, or
-/// the one person's seat of a game against the computer. None where people share the device
-/// or the game was imported.
-fn your_seat(s: &GameSummary, computers: &[bool]) -> Option<usize> {
-    if let Some(seat) = s.remote_seat {
-        return Some(usize::from(seat));
-    }
-    if s.mode == Mode::Imported {
-        return None;
-    }
-    let mut people = (0..s.players.len().max(computers.len()))
-        .filter(|&seat| !computers.get(seat).copied().unwrap_or(false));
-    match (people.next(), people.next()) {
-        (Some(seat), None) if computers.iter().any(|&c| c) => Some(seat),
-        _ => None,
-    }
-}
-
-/// Which seats of a stored game the computer plays: a role, which the screens name in their
-/// language (a game stored before computers were kept per seat names its computer's seat in
-/// its mode).
-pub(crate) fn computer_seats(s: &GameSummary) -> Vec<bool> {
-    let seats = s.players.len().max(s.computers.len());
-    (0..seats)
-        .map(|seat| {
-            s.computers.get(seat).is_some_and(Option::is_some)
-                || s.mode == Mode::Computer(seat as u8)
-        })
-        .collect()
 }
 
 /// A row for a game on the home or correspondence list: whose move it is (from the stored
@@ -219,14 +188,14 @@ mod tests {
             };
         // The computer's seat from the mode (games stored before computers per seat).
         let s = summary(Mode::Computer(1), &["Ann", ""], Vec::new());
-        assert_eq!(super::computer_seats(&s), [false, true]);
+        assert_eq!(s.computer_seats(), [false, true]);
         // From the seats' computers; an old name on the computer's seat is not shown.
         let s = summary(
             Mode::Correspondence,
             &["Ann", "电脑", "Bo"],
             vec![None, Some(Strength::Easy), None],
         );
-        assert_eq!(super::computer_seats(&s), [false, true, false]);
+        assert_eq!(s.computer_seats(), [false, true, false]);
         let row = super::game_row(&s, -1);
         use slint::Model;
         let names: Vec<String> = row.names.iter().map(|n| n.to_string()).collect();

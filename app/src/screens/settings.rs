@@ -6,6 +6,7 @@ use crate::settings::{Language, Notation, Orientation, Settings};
 use qiguan_ui::SettingsAdapter;
 use slint::ComponentHandle;
 use std::rc::Rc;
+use std::time::Duration;
 
 pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
@@ -38,6 +39,48 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     adapter.set_tips(s.tips);
     adapter.set_server(ctx.server.borrow().clone().into());
     adapter.set_server_problem("".into());
+    // The address kept is checked again each time the screen shows.
+    ctx.probed.borrow_mut().clear();
+    probe_soon(ctx, &ctx.server.borrow().clone(), Duration::ZERO);
+}
+
+/// How long typing must pause before the address typed is checked.
+const PROBE_PAUSE: Duration = Duration::from_millis(700);
+
+/// Checks, once typing pauses, that a Qiguan server answers at `server` (the screen says
+/// "checking" meanwhile); nothing to check for an empty address or the one checked last.
+fn probe_soon(ctx: &Rc<Ctx>, server: &str, pause: Duration) {
+    let adapter_ui = ctx.ui();
+    let adapter = adapter_ui.global::<SettingsAdapter>();
+    if server.is_empty() {
+        ctx.server_probe.stop();
+        ctx.probed.borrow_mut().clear();
+        adapter.set_server_check("".into());
+        return;
+    }
+    if *ctx.probed.borrow() == server {
+        return;
+    }
+    *ctx.probed.borrow_mut() = server.to_owned();
+    adapter.set_server_check("checking".into());
+    let weak = Rc::downgrade(ctx);
+    let server = server.to_owned();
+    ctx.server_probe
+        .start(slint::TimerMode::SingleShot, pause, move || {
+            if let Some(ctx) = weak.upgrade() {
+                ctx.send(crate::online::Command::Probe(server.clone()));
+            }
+        });
+}
+
+/// What answers at an address checked: shown if it is still the address on the screen.
+pub fn probed(ctx: &Rc<Ctx>, server: &str, code: &str) {
+    if *ctx.probed.borrow() != server {
+        return;
+    }
+    let ui = ctx.ui();
+    ui.global::<SettingsAdapter>()
+        .set_server_check(if code.is_empty() { "ok" } else { code }.into());
 }
 
 fn changed(ctx: &Rc<Ctx>) {
@@ -70,16 +113,22 @@ fn changed(ctx: &Rc<Ctx>) {
     match crate::settings::server_address(&typed) {
         Ok(server) => {
             adapter.set_server_problem("".into());
+            probe_soon(ctx, &server, PROBE_PAUSE);
             if *ctx.server.borrow() != server {
                 let _ = ctx.with_store(|store| store.set_setting("server", &server));
                 *ctx.server.borrow_mut() = server;
             }
         }
-        Err(problem) => adapter.set_server_problem(if typed.trim().is_empty() {
-            "".into()
-        } else {
-            problem.code().into()
-        }),
+        Err(problem) => {
+            ctx.server_probe.stop();
+            ctx.probed.borrow_mut().clear();
+            adapter.set_server_check("".into());
+            adapter.set_server_problem(if typed.trim().is_empty() {
+                "".into()
+            } else {
+                problem.code().into()
+            })
+        }
     }
     let old = ctx.settings.replace(s);
     if old.language != s.language {

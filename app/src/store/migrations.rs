@@ -6,7 +6,7 @@ use qiguan_core::{AnyMatch, Record, RecordEntry};
 use rusqlite::{Connection, params};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 8;
+pub const SCHEMA_VERSION: i64 = 9;
 
 /// Version 1: games, their actions, settings.
 const V1: &str = "
@@ -186,6 +186,20 @@ END;
 INSERT INTO library_dirty (item) SELECT 's:' || key FROM shared_settings;
 ";
 
+/// Version 9: the engine's review of a game (issue 36), kept so that reopening the game shows
+/// its graph and judgements without searching again: which review it was (`engine`, a
+/// replay's review of another engine or depth is done again), the moves it judged (a game
+/// that went on keeps the judgements of the moves it still has) and each position's
+/// judgement, as JSON.
+const V9: &str = "
+CREATE TABLE reviews (
+    game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    engine  TEXT NOT NULL,
+    moves   TEXT NOT NULL,
+    judged  TEXT NOT NULL
+);
+";
+
 /// Brings the schema from `from` up to [`SCHEMA_VERSION`].
 pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError> {
     for version in from + 1..=SCHEMA_VERSION {
@@ -202,6 +216,7 @@ pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError
             6 => tx.execute_batch(V6)?,
             7 => tx.execute_batch(V7)?,
             8 => computer_roles(&tx)?,
+            9 => tx.execute_batch(V9)?,
             _ => unreachable!("no migration to version {version}"),
         }
         tx.pragma_update(None, "user_version", version)?;

@@ -3,6 +3,8 @@
 
 mod migrations;
 mod phrases;
+mod reviews;
+pub use reviews::KeptReview;
 
 pub use phrases::{Phrase, QueuedPhrase};
 
@@ -183,6 +185,71 @@ pub struct GameSummary {
     pub remote_seat: Option<u8>,
 }
 
+impl GameSummary {
+    /// Which seats the computer plays: a role, which the screens name in their language (a
+    /// game stored before computers were kept per seat names its computer's seat in its mode).
+    pub fn computer_seats(&self) -> Vec<bool> {
+        let seats = self.players.len().max(self.computers.len());
+        (0..seats)
+            .map(|seat| {
+                self.computers.get(seat).is_some_and(Option::is_some)
+                    || self.mode == Mode::Computer(seat as u8)
+            })
+            .collect()
+    }
+
+    /// The seat this device's player holds, where there is one: a correspondence game's seat,
+    /// or the one person's seat of a game against the computer. None where people share the
+    /// device or the game was imported.
+    pub fn your_seat(&self) -> Option<usize> {
+        if let Some(seat) = self.remote_seat {
+            return Some(usize::from(seat));
+        }
+        if self.mode == Mode::Imported {
+            return None;
+        }
+        let computers = self.computer_seats();
+        let mut people = (0..computers.len()).filter(|&seat| !computers[seat]);
+        match (people.next(), people.next()) {
+            (Some(seat), None) if computers.iter().any(|&c| c) => Some(seat),
+            _ => None,
+        }
+    }
+
+    /// The first place of a finished game (the winner, or the first of a ranking): a seat.
+    pub fn first_place(&self) -> Option<usize> {
+        let (kind, seats) = self.result.as_deref()?.split_once(':')?;
+        if kind != "win" && kind != "rank" {
+            return None;
+        }
+        seats.split(',').next()?.parse().ok()
+    }
+
+    /// Whether the game's result is one the filter asks for, where the summary decides it
+    /// (your results, a side's win); the others are decided by the query.
+    fn has_result(&self, filter: ResultFilter) -> bool {
+        let first = self.first_place();
+        match filter {
+            ResultFilter::YouWon => first.is_some() && first == self.your_seat(),
+            ResultFilter::YouLost => {
+                first.is_some() && self.your_seat().is_some() && first != self.your_seat()
+            }
+            ResultFilter::WonBy(side) => {
+                // Aeroplane chess names its sides by colour: its two seats sit at red and
+                // blue, three at red, yellow and blue (core's `colours`).
+                let seats = self.players.len();
+                first.map(|seat| match self.kind {
+                    GameKind::Aeroplane => qiguan_core::aeroplane::board::colours(seats)
+                        .get(seat)
+                        .map(|c| c.index()),
+                    _ => Some(seat),
+                }) == Some(Some(usize::from(side)))
+            }
+            ResultFilter::Unfinished | ResultFilter::Draw => true,
+        }
+    }
+}
+
 /// A stored game with everything needed to resume it.
 #[derive(Clone, Debug)]
 pub struct StoredGame {
@@ -223,10 +290,16 @@ pub struct ComputerFilter {
 pub enum ResultFilter {
     /// Not finished yet.
     Unfinished,
-    /// Won by this seat.
+    /// Won (or, in a game of places, come first) by this side: the seat, except in Aeroplane
+    /// chess, where it is the colour (0 red, 1 yellow, 2 blue, 3 green), whichever seat had it.
     WonBy(u8),
     /// Drawn.
     Draw,
+    /// Won by this device's player: the seat of a correspondence game that is this device's,
+    /// or the one person's seat of a game against the computer.
+    YouWon,
+    /// Lost by this device's player: another seat won or came first.
+    YouLost,
 }
 
 /// Why the store cannot be used. The file is never written after one of these.
@@ -558,9 +631,9 @@ impl Store {
             None => {}
             Some(ResultFilter::Unfinished) => sql.push_str(" AND status = 'ongoing'"),
             Some(ResultFilter::Draw) => sql.push_str(" AND result = 'draw'"),
-            Some(ResultFilter::WonBy(seat)) => {
-                sql.push_str(" AND result = ?");
-                args.push(format!("win:{seat}").into());
+            // A win or first place, whose seat the summaries then judge.
+            Some(ResultFilter::WonBy(_) | ResultFilter::YouWon | ResultFilter::YouLost) => {
+                sql.push_str(" AND (result LIKE 'win:%' OR result LIKE 'rank:%')");
             }
         }
         if let Some(since) = filter.since {
@@ -589,7 +662,17 @@ impl Store {
         let ids = stmt
             .query_map(rusqlite::params_from_iter(args), |r| r.get(0).map(GameId))?
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(ids)
+        match filter.result {
+            Some(
+                result @ (ResultFilter::WonBy(_) | ResultFilter::YouWon | ResultFilter::YouLost),
+            ) => Ok(self
+                .summaries(&ids)?
+                .into_iter()
+                .filter(|s| s.has_result(result))
+                .map(|s| s.id)
+                .collect()),
+            _ => Ok(ids),
+        }
     }
 
     /// Returns the list rows of these games, in the order asked (missing ids are skipped).

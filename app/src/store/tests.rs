@@ -523,7 +523,11 @@ fn a_version_5_correspondence_game_gains_phrases_on_the_move_to_version_6() {
 }
 
 /// Takes a database back from version 7 to 6.
+/// Undoes version 9 (the kept reviews), for the tests that start from an older version.
+const UNDO_V9: &str = "DROP TABLE reviews;";
+
 const UNDO_V7: &str = "
+    DROP TABLE reviews;
     DROP TRIGGER games_get_uid; DROP TRIGGER library_game_new; DROP TRIGGER library_game_changed;
     DROP TRIGGER library_game_gone; DROP TRIGGER library_remote_new;
     DROP TRIGGER library_setting_new; DROP TRIGGER library_setting_changed;
@@ -649,7 +653,10 @@ fn the_computers_old_name_becomes_its_role() {
         person = store
             .create_game(&game(Mode::PassAndPlay, &["Ann", "电脑迷"]), 1000)
             .unwrap();
-        store.conn.pragma_update(None, "user_version", 7).unwrap();
+        store
+            .conn
+            .execute_batch(&format!("{UNDO_V9} PRAGMA user_version = 7;"))
+            .unwrap();
     }
     let store = Store::open(&path).unwrap();
     let version: i64 = store
@@ -705,4 +712,111 @@ fn a_search_for_the_computer_finds_its_games() {
     assert_eq!(ids("电脑"), [served, against]);
     assert_eq!(ids("ann"), [people, served, against]);
     assert_eq!(ids("bo"), [people]);
+}
+
+/// Version 9: the engine's review of a game is kept (issue 36: reopening a game ran the
+/// review again), replaced by a newer one, and goes with its game.
+#[test]
+fn a_games_review_is_kept_until_the_game_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(DB_FILE);
+    let id = {
+        let mut store = Store::open(&path).unwrap();
+        let id = store.create_game(&new_game(["Ann", "Bo"]), 1000).unwrap();
+        assert_eq!(store.kept_review(id).unwrap(), None);
+        let first = KeptReview {
+            engine: "e1".into(),
+            moves: "h3e3".into(),
+            judged: "[1]".into(),
+        };
+        store.keep_review(id, &first).unwrap();
+        let second = KeptReview {
+            judged: "[1,2]".into(),
+            ..first
+        };
+        store.keep_review(id, &second).unwrap();
+        id
+    };
+    let mut store = Store::open(&path).unwrap();
+    let kept = store
+        .kept_review(id)
+        .unwrap()
+        .expect("kept across a restart");
+    assert_eq!(kept.judged, "[1,2]");
+    store.delete(id).unwrap();
+    let left: i64 = store
+        .conn
+        .query_row("SELECT count(*) FROM reviews", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(left, 0, "the review went with its game");
+}
+
+/// The result filter speaks of you (issue 36: it knew only Red and Black won): your wins and
+/// losses where this device has a player (the one person against computers, a
+/// correspondence game's own seat), none where two people share it; and Aeroplane chess's
+/// winners by colour, whichever seat had it.
+#[test]
+fn history_filters_your_wins_and_losses_and_aeroplane_colours() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open_dir(dir.path()).unwrap();
+    let mut game = |mode: Mode, set: &str| {
+        let id = store
+            .create_game(
+                &NewGame::from_match(&start(), mode, vec!["Ann".into(), "Bo".into()]),
+                1,
+            )
+            .unwrap();
+        store
+            .conn
+            .execute_batch(&format!(
+                "UPDATE games SET status = 'finished', {set} WHERE id = {}",
+                id.0
+            ))
+            .unwrap();
+        id
+    };
+    // Against the computer: you played Red and won; you played Black and Red won.
+    let won = game(Mode::Computer(1), "result = 'win:0'");
+    let lost = game(Mode::Computer(0), "result = 'win:0'");
+    // Two people on this device: nobody's win or loss is yours.
+    let shared = game(Mode::PassAndPlay, "result = 'win:1'");
+    // Aeroplane chess, you and two computers: blue (the third seat) came first.
+    let three = game(
+        Mode::PassAndPlay,
+        "kind = 'aeroplane', players = '[\"Ann\",\"\",\"\"]',
+         computers = '[null,\"strong\",\"easy\"]', result = 'rank:2,0,1'",
+    );
+    // Aeroplane chess, two seats (red and blue), you came first on blue.
+    let two = game(
+        Mode::PassAndPlay,
+        "kind = 'aeroplane', players = '[\"\",\"Bo\"]', computers = '[\"strong\",null]',
+         result = 'rank:1,0'",
+    );
+    // By correspondence, this device's seat is Black's, and Black won.
+    let remote = game(Mode::Correspondence, "result = 'win:1'");
+    store
+        .conn
+        .execute(
+            "INSERT INTO remote_games (game_id, server, remote_id, seat, token, days_per_move)
+             VALUES (?1, 'https://example.org', 'r', 1, 't', 3)",
+            [remote.0],
+        )
+        .unwrap();
+    let ids = |result| {
+        let mut ids = store
+            .history_ids(&HistoryFilter {
+                result: Some(result),
+                ..HistoryFilter::default()
+            })
+            .unwrap();
+        ids.sort();
+        ids
+    };
+    assert_eq!(ids(ResultFilter::YouWon), [won, two, remote]);
+    assert_eq!(ids(ResultFilter::YouLost), [lost, three]);
+    // By side: seat 0 of the two-seat games; Aeroplane chess's colours.
+    assert_eq!(ids(ResultFilter::WonBy(0)), [won, lost]);
+    assert_eq!(ids(ResultFilter::WonBy(1)), [shared, remote]);
+    assert_eq!(ids(ResultFilter::WonBy(2)), [three, two], "blue came first");
+    assert_eq!(ids(ResultFilter::WonBy(3)), []);
 }

@@ -617,6 +617,11 @@ pub fn use_server(app: &App, url: &str) {
     ui.global::<Nav>().invoke_back();
 }
 
+/// Lets the event loop take a turn (Slint runs `changed` handlers then).
+pub fn next_frame() {
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(16));
+}
+
 /// Lets the sync worker's reports reach the UI until `done` holds (at most `limit`).
 pub fn until(app: &App, limit: Duration, mut done: impl FnMut() -> bool) -> Duration {
     let started = Instant::now();

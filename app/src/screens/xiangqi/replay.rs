@@ -97,9 +97,11 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId, at_end: bool) {
 
 fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<ReplaySession, StoreError> {
     let loaded = load_xiangqi(ctx, id)?;
+    let moves: Vec<Move> = loaded.game.game().moves().collect();
+    let review = Review::from_kept(review::kept(ctx, id, &moves));
     Ok(ReplaySession {
         id,
-        moves: loaded.game.game().moves().collect(),
+        moves,
         game: loaded.game,
         players: loaded.players,
         computers: loaded.computers,
@@ -108,7 +110,7 @@ fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<ReplaySession, StoreError> {
         manual_flip: false,
         cells: Rc::new(VecModel::default()),
         rows: Rc::new(VecModel::default()),
-        review: Review::default(),
+        review,
     })
 }
 
@@ -297,7 +299,7 @@ fn load_xiangqi(ctx: &Rc<Ctx>, id: GameId) -> Result<LoadedGame, StoreError> {
         id,
         detail: e.to_string(),
     })?;
-    let computers = crate::screens::rows::computer_seats(&stored.summary);
+    let computers = stored.summary.computer_seats();
     let computer = |i: usize| computers.get(i).copied().unwrap_or(false);
     // A computer's seat has no name to show (games stored before kept one there).
     let name = |i: usize| {

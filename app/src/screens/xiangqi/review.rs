@@ -8,6 +8,7 @@ use super::replay::{ReplaySession, slot};
 use super::view::notate;
 use crate::ctx::Ctx;
 use crate::settings::Notation;
+use crate::store::KeptReview;
 use crate::thinking::{self, Work};
 use qiguan_core::xiangqi::analysis::{self, Judged, Judgement, MATE_CP};
 use qiguan_core::xiangqi::engine::{Engine, Limits};
@@ -39,6 +40,98 @@ const HASH_MB: usize = 16;
 /// win, so that a balanced game still shows its swings and a won one does not fill it).
 const GRAPH_STEEPNESS: f32 = 0.004;
 
+/// Names the review [`REVIEW_LIMITS`] gives, as kept with a game: a kept review of another
+/// name (another engine, other limits) is done again.
+const REVIEW_NAME: &str = "xiangqi-engine-1 depth 24 nodes 120000";
+
+/// One position's judgement as kept in the store.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct KeptJudged {
+    cp: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    best: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pv: String,
+    depth: u32,
+}
+
+/// Keeps the review's judgements with the game (a failure to keep them only means the next
+/// opening of the game reviews it again).
+fn keep(ctx: &Rc<Ctx>, s: &ReplaySession) {
+    let judged: Vec<Option<KeptJudged>> = s
+        .review
+        .judged
+        .iter()
+        .map(|j| {
+            j.as_ref().map(|j| KeptJudged {
+                cp: j.red_cp,
+                best: j.best.map(|m| m.to_string()),
+                pv: words(&j.pv),
+                depth: j.depth,
+            })
+        })
+        .collect();
+    let Ok(judged) = serde_json::to_string(&judged) else {
+        return;
+    };
+    let kept = KeptReview {
+        engine: REVIEW_NAME.into(),
+        moves: words(&s.moves),
+        judged,
+    };
+    let _ = ctx.with_store(|store| store.keep_review(s.id, &kept));
+}
+
+fn words(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The judgements kept with a game by an earlier review, for the positions the game still
+/// has: a game that went on or took moves back since keeps those up to where its moves part
+/// from the ones judged. Empty when none were kept or they cannot be read.
+pub(crate) fn kept(ctx: &Rc<Ctx>, id: crate::store::GameId, moves: &[Move]) -> Vec<Option<Judged>> {
+    let Ok(Some(kept)) = ctx.with_store(|store| store.kept_review(id)) else {
+        return Vec::new();
+    };
+    if kept.engine != REVIEW_NAME {
+        return Vec::new();
+    }
+    let Ok(list) = serde_json::from_str::<Vec<Option<KeptJudged>>>(&kept.judged) else {
+        return Vec::new();
+    };
+    let same = kept
+        .moves
+        .split_whitespace()
+        .zip(moves)
+        .take_while(|(a, b)| *a == b.to_string())
+        .count();
+    let parse = |text: &str| -> Option<Vec<Move>> {
+        text.split_whitespace().map(|m| m.parse().ok()).collect()
+    };
+    let mut judged: Vec<Option<Judged>> = list
+        .into_iter()
+        .take(same + 1)
+        .map(|j| {
+            let j = j?;
+            Some(Judged {
+                red_cp: j.cp,
+                best: match j.best {
+                    Some(b) => Some(b.parse().ok()?),
+                    None => None,
+                },
+                pv: parse(&j.pv)?,
+                depth: j.depth,
+            })
+        })
+        .collect();
+    judged.truncate(moves.len() + 1);
+    judged
+}
+
 /// A replay's review and live line.
 #[derive(Default)]
 pub(crate) struct Review {
@@ -55,6 +148,14 @@ pub(crate) struct Review {
 }
 
 impl Review {
+    /// A review that starts from judgements kept by an earlier one ([`kept`]).
+    pub fn from_kept(judged: Vec<Option<Judged>>) -> Self {
+        Review {
+            judged,
+            ..Review::default()
+        }
+    }
+
     /// Whether the whole-game review is still working.
     pub fn running(&self) -> bool {
         self.running.is_some()
@@ -124,6 +225,7 @@ fn judged_one(ctx: &Rc<Ctx>, id: crate::store::GameId, token: u64, i: usize, jud
         && let Some(place) = s.review.judged.get_mut(i)
     {
         *place = Some(judged);
+        keep(ctx, s);
     }
     super::replay::refresh(ctx);
 }
@@ -300,7 +402,8 @@ pub(crate) fn note(s: &ReplaySession, notation: Notation, before: &Position) -> 
     if let Some(j) = line {
         note.depth = j.depth as i32;
         note.score = score_text(j.red_cp).into();
-        note.pv = pv_text(s, &j.pv, notation).into();
+        note.pv = pv_text(s, &j.pv, 6, notation).into();
+        note.pv_short = pv_text(s, &j.pv, 2, notation).into();
     }
     note
 }
@@ -315,11 +418,11 @@ pub(crate) fn best_here(s: &ReplaySession) -> Option<Move> {
         .or_else(|| s.review.judged.get(s.ply)?.as_ref()?.best)
 }
 
-/// A line of moves from the position shown, in the chosen notation (the first few).
-fn pv_text(s: &ReplaySession, pv: &[Move], notation: Notation) -> String {
+/// A line of moves from the position shown, in the chosen notation (the first `moves`).
+fn pv_text(s: &ReplaySession, pv: &[Move], moves: usize, notation: Notation) -> String {
     let mut pos = s.position();
     let mut words = Vec::new();
-    for &m in pv.iter().take(6) {
+    for &m in pv.iter().take(moves) {
         if !pos.is_legal(m) {
             break;
         }
