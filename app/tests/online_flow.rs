@@ -343,6 +343,26 @@ fn a_junqi_correspondence_game_shows_only_my_seat_and_ends_with_everything_shown
     assert_eq!(blue_named, 25, "the review shows every piece");
 }
 
+/// A move Red can make now, as the two points to tap (from a piece's legal-move marks).
+fn legal_junqi_move(app: &qiguan_app::App) -> (String, String) {
+    use common::jq_tap;
+    let points: Vec<String> = (0..12)
+        .flat_map(|row| (0..5).map(move |c| format!("{}{row}", (b'a' + c) as char)))
+        .collect();
+    for from in points.iter().filter(|p| point(app, p).starts_with("Red")) {
+        jq_tap(app, &[from]);
+        let to = points
+            .iter()
+            .find(|p| point(app, p).contains("legal move"))
+            .cloned();
+        jq_tap(app, &[from]);
+        if let Some(to) = to {
+            return (from.clone(), to);
+        }
+    }
+    panic!("Red has no move");
+}
+
 /// Red deploys (the steady defence it was offered), then its major on e5 takes what stands on
 /// e6 (Blue's fast attack puts a piece there).
 fn junqi_deploy_and_attack(app: &qiguan_app::App) {
@@ -371,13 +391,40 @@ fn junqi_deploy_and_attack(app: &qiguan_app::App) {
     assert_eq!(banner.defender, "?", "but not Blue's");
 }
 
-/// Blue's move arrives; Red offers a draw (shown at once, sent), and Blue accepts.
+/// Blue's move arrives; Red offers a draw (shown at once, sent), Blue declines it and Red
+/// is told so (issue 36: the offer silently vanished; the server keeps this game's record,
+/// so the device learns it from its seat's view); Red offers again and Blue accepts.
 fn junqi_draw_by_agreement(app: &qiguan_app::App, opponent: &mut Opponent) {
     let gs = app.window().global::<GameSession>();
     let mv = opponent.legal(|a| a.parse::<qiguan_core::junqi::Move>().is_ok());
     opponent.play(&mv);
     until(app, Duration::from_secs(5), || gs.get_to_move() == 0);
     assert_eq!(gs.get_waiting(), Waiting::Nothing);
+
+    assert_eq!(gs.get_draw_declined_by(), -1);
+    gs.invoke_offer_draw();
+    until(app, Duration::from_secs(5), || {
+        gs.get_waiting() == Waiting::Nothing && gs.get_draw_offered_by() == 0
+    });
+    opponent.play("decline-draw");
+    until(app, Duration::from_secs(5), || {
+        gs.get_draw_declined_by() == 1
+    });
+    assert_eq!(gs.get_draw_offered_by(), -1, "the offer is gone");
+    assert_eq!(gs.get_phase(), GamePhase::Play);
+    if gs.get_to_move() == 0 {
+        // Red moves on (any piece it can): the news of the declined offer goes with it.
+        let red_move = legal_junqi_move(app);
+        common::jq_tap(app, &[&red_move.0, &red_move.1]);
+        until(app, Duration::from_secs(5), || gs.get_to_move() == 1);
+        assert_eq!(gs.get_draw_declined_by(), -1, "told until Red acts");
+        let mv = opponent.legal(|a| a.parse::<qiguan_core::junqi::Move>().is_ok());
+        opponent.play(&mv);
+    } else {
+        let mv = opponent.legal(|a| a.parse::<qiguan_core::junqi::Move>().is_ok());
+        opponent.play(&mv);
+    }
+    until(app, Duration::from_secs(5), || gs.get_to_move() == 0);
 
     assert!(gs.get_can_offer_draw());
     gs.invoke_offer_draw();
