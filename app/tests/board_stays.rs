@@ -164,6 +164,15 @@ fn xiangqi_by_correspondence_my_turn_and_theirs() {
             ui.global::<GameSession>().get_to_move() == 0
         });
         seen.push(("my turn again", board(&app)));
+        // Bo offers a draw: its Accept / Decline come beside the board, not over its place.
+        black.play(theirs, "offer-draw").unwrap();
+        rt.block_on(black.flush()).unwrap();
+        until(&app, Duration::from_secs(10), || {
+            ui.global::<GameSession>().get_draw_offered_by() == 1
+        });
+        seen.push(("Bo offers a draw", board(&app)));
+        ui.global::<GameSession>().invoke_answer_draw(false);
+        seen.push(("declined", board(&app)));
         same("Xiangqi by correspondence", size, &seen);
     }
 }
