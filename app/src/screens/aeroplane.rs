@@ -15,8 +15,9 @@ use super::session::{self, GameScreen, Session};
 use super::{handler, handler0, handler2};
 use crate::ctx::Ctx;
 use crate::store::GameId;
-use qiguan_core::aeroplane::board::{
-    CROSSING, Colour, GOAL, HOME_TURN, PLANES, SHORTCUT, SHORTCUT_END, Spot,
+use qiguan_core::aeroplane::board::{Colour, GOAL, HOME_TURN, PLANES, SHORTCUT, Spot};
+use qiguan_core::aeroplane::geometry::{
+    self, hangar_cell, home_cell, spot_cell, square_cell, take_off_cell,
 };
 use qiguan_core::aeroplane::{
     Aeroplane, AeroplaneEvent, AeroplaneMove, AeroplaneOptions, AeroplaneView, LaunchRule,
@@ -424,7 +425,6 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Aeroplane>) {
     let last = happened.last().cloned().unwrap_or_default();
     let ui = ctx.ui();
     let a = ui.global::<AeroplaneAdapter>();
-    let ring = ring();
     let state = game.game();
     let person = (s.review.is_none() && may_act(s)).then_some(s.viewer);
     let choosing = if person.is_some() {
@@ -436,9 +436,9 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Aeroplane>) {
         Some(GameResult::Ranking { order }) => order.iter().map(|s| s.index() as i32).collect(),
         _ => state.finished().iter().map(|s| s.index() as i32).collect(),
     };
-    let planes = plane_models(state, &ring, person, &choosing);
-    a.set_cells(ModelRc::new(VecModel::from(board_cells(&ring))));
-    a.set_flights(flight_paths(&ring).into());
+    let planes = plane_models(state, person, &choosing);
+    a.set_cells(ModelRc::new(VecModel::from(board_cells())));
+    a.set_flights(flight_paths().into());
     a.set_planes(ModelRc::new(VecModel::from(planes)));
     a.set_seats(ModelRc::new(VecModel::from(seat_models(
         s,
@@ -476,18 +476,13 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Aeroplane>) {
     if s.review.is_none() {
         tumble(&a, s, live);
     }
-    fly(&ui.global::<AeroMotion>(), s, live, &ring);
+    fly(&ui.global::<AeroMotion>(), s, live);
 }
 
 /// Sets the last move's planes flying along their path, square by square, when it is a move
 /// newer than what the board showed (made here, by a computer seat, or by the server); a game
 /// opening, a reload or a review shows the planes where they are.
-fn fly(
-    motion: &AeroMotion<'_>,
-    s: &Session<Aeroplane>,
-    game: &Match<Aeroplane>,
-    ring: &[(f32, f32)],
-) {
+fn fly(motion: &AeroMotion<'_>, s: &Session<Aeroplane>, game: &Match<Aeroplane>) {
     let moves = game
         .actions()
         .iter()
@@ -504,7 +499,7 @@ fn fly(
     match (state.last_move(), state.last_roll()) {
         (Some(plan), Some((_, roll))) if new_move => {
             let colour = state.table().colours[plan.seat.index()];
-            let path = flight_path(ring, colour, plan, roll);
+            let path = flight_path(colour, plan, roll);
             let points: Vec<AeroPoint> = path.iter().map(|&(x, y)| AeroPoint { x, y }).collect();
             motion.set_seat(plan.seat.index() as i32);
             motion.set_path(ModelRc::new(VecModel::from(points)));
@@ -524,12 +519,12 @@ fn is_move_text(action: &str) -> bool {
 /// The cells a move's planes pass through, square by square, from where they stood to where
 /// they rest: the walk (forward, and back after a bounce at the goal or a blocked landing),
 /// then each jump or flight as one hop. `roll` is the die the move used.
-fn flight_path(ring: &[(f32, f32)], colour: Colour, plan: &Plan, roll: u8) -> Vec<(f32, f32)> {
+fn flight_path(colour: Colour, plan: &Plan, roll: u8) -> Vec<(f32, f32)> {
     let first = plan.planes.first().map_or(0, |&p| usize::from(p));
     let cell = |spot: Spot| match spot {
         // The goal is the middle of the board (a finished plane then rests in its hangar).
         Spot::Step(GOAL) => (7.0, 7.0),
-        _ => spot_cell(ring, colour, spot, first),
+        _ => spot_cell(colour, spot, first),
     };
     let mut path = vec![cell(plan.from)];
     let step_of = |spot: Spot| match spot {
@@ -561,7 +556,7 @@ fn flight_path(ring: &[(f32, f32)], colour: Colour, plan: &Plan, roll: u8) -> Ve
     let hops = if plan.kind == MoveKind::Walk { 1 } else { 0 };
     path.extend(plan.stops.iter().skip(hops).map(|&s| cell(s)));
     // Where the planes rest (a finished plane in its hangar slot).
-    let rest = spot_cell(ring, colour, plan.to(), first);
+    let rest = spot_cell(colour, plan.to(), first);
     if path.last() != Some(&rest) {
         path.push(rest);
     }
@@ -601,60 +596,10 @@ fn tumble(a: &AeroplaneAdapter<'_>, s: &Session<Aeroplane>, game: &Match<Aeropla
 
 // ---- The board's geometry: a 15 × 15 grid, red's quarter top left, turning clockwise. ----
 
-/// The 52 track squares, clockwise from the left arm's top row, as grid cells.
-fn ring() -> Vec<(f32, f32)> {
-    let mut cells = Vec::with_capacity(52);
-    let mut run = |from: (i32, i32), step: (i32, i32), n: i32| {
-        for i in 0..n {
-            cells.push(((from.0 + step.0 * i) as f32, (from.1 + step.1 * i) as f32));
-        }
-    };
-    run((0, 6), (1, 0), 6);
-    run((6, 5), (0, -1), 6);
-    run((7, 0), (1, 0), 1);
-    run((8, 0), (0, 1), 6);
-    run((9, 6), (1, 0), 6);
-    run((14, 7), (0, 1), 1);
-    run((14, 8), (-1, 0), 6);
-    run((8, 9), (0, 1), 6);
-    run((7, 14), (-1, 0), 1);
-    run((6, 14), (0, -1), 6);
-    run((5, 8), (-1, 0), 6);
-    run((0, 7), (0, -1), 1);
-    cells
-}
-
-/// Turns a cell (its top-left corner) a quarter clockwise about the board's centre, `n` times.
-fn turn_cell((x, y): (f32, f32), n: usize) -> (f32, f32) {
-    (0..n % 4).fold((x, y), |(x, y), _| (14.0 - y, x))
-}
-
-/// The cell of a track square (0–51, core's numbering: red's step 1 is square 0).
-fn square_cell(ring: &[(f32, f32)], square: u8) -> (f32, f32) {
-    ring[(square as usize + 2) % 52]
-}
-
-/// Where a plane of `colour` at `spot` is drawn; hangar and goal planes in their hangar slot.
-fn spot_cell(ring: &[(f32, f32)], colour: Colour, spot: Spot, plane: usize) -> (f32, f32) {
-    let c = colour.index();
-    match spot {
-        Spot::Hangar | Spot::Step(GOAL) => turn_cell(hangar_slot(plane), c),
-        Spot::Step(0) => turn_cell((0.5, 4.5), c),
-        Spot::Step(k) if k <= HOME_TURN => colour
-            .square(k)
-            .map_or((7.0, 7.0), |sq| square_cell(ring, sq)),
-        Spot::Step(k) => turn_cell((f32::from(k - HOME_TURN), 7.0), c),
-    }
-}
-
-fn hangar_slot(plane: usize) -> (f32, f32) {
-    [(1.5, 1.5), (3.5, 1.5), (1.5, 3.5), (3.5, 3.5)][plane % 4]
-}
-
-fn board_cells(ring: &[(f32, f32)]) -> Vec<AeroCell> {
+fn board_cells() -> Vec<AeroCell> {
     let mut cells = Vec::new();
     for square in 0..52u8 {
-        let (x, y) = square_cell(ring, square);
+        let (x, y) = square_cell(square);
         let colour = qiguan_core::aeroplane::board::square_colour(square);
         let shortcut = colour.square(SHORTCUT) == Some(square);
         cells.push(AeroCell {
@@ -667,7 +612,7 @@ fn board_cells(ring: &[(f32, f32)]) -> Vec<AeroCell> {
     for colour in Colour::ALL {
         let c = colour.index();
         for k in HOME_TURN + 1..GOAL {
-            let (x, y) = turn_cell((f32::from(k - HOME_TURN), 7.0), c);
+            let (x, y) = home_cell(colour, k);
             cells.push(AeroCell {
                 x,
                 y,
@@ -675,7 +620,7 @@ fn board_cells(ring: &[(f32, f32)]) -> Vec<AeroCell> {
                 kind: 1,
             });
         }
-        let (x, y) = turn_cell((0.5, 4.5), c);
+        let (x, y) = take_off_cell(colour);
         cells.push(AeroCell {
             x,
             y,
@@ -683,7 +628,7 @@ fn board_cells(ring: &[(f32, f32)]) -> Vec<AeroCell> {
             kind: 2,
         });
         for p in 0..PLANES {
-            let (x, y) = turn_cell(hangar_slot(p), c);
+            let (x, y) = hangar_cell(colour, p);
             cells.push(AeroCell {
                 x,
                 y,
@@ -697,28 +642,15 @@ fn board_cells(ring: &[(f32, f32)]) -> Vec<AeroCell> {
 
 /// The four shortcut flights: from the shortcut square, bowing out over the opposite colour's
 /// crossing square (its home column's third square), to the end of the flight.
-fn flight_paths(ring: &[(f32, f32)]) -> String {
-    let centre = |(x, y): (f32, f32)| (x + 0.5, y + 0.5);
+fn flight_paths() -> String {
     let mut out = String::new();
     for colour in Colour::ALL {
-        let (Some(a), Some(b)) = (colour.square(SHORTCUT), colour.square(SHORTCUT_END)) else {
-            continue;
-        };
-        let p0 = centre(square_cell(ring, a));
-        let p2 = centre(square_cell(ring, b));
-        let over = centre(turn_cell(
-            (f32::from(CROSSING - HOME_TURN), 7.0),
-            colour.opposite().index(),
-        ));
-        // A quadratic curve through `over` at its middle.
-        let p1 = (
-            2.0 * over.0 - (p0.0 + p2.0) / 2.0,
-            2.0 * over.1 - (p0.1 + p2.1) / 2.0,
-        );
-        out.push_str(&format!(
-            "M {} {} Q {} {} {} {} ",
-            p0.0, p0.1, p1.0, p1.1, p2.0, p2.1
-        ));
+        if let Some([p0, p1, p2]) = geometry::flight(colour) {
+            out.push_str(&format!(
+                "M {} {} Q {} {} {} {} ",
+                p0.0, p0.1, p1.0, p1.1, p2.0, p2.1
+            ));
+        }
     }
     out
 }
@@ -727,7 +659,6 @@ fn flight_paths(ring: &[(f32, f32)]) -> String {
 /// their count, the ones `person` may move with this roll marked.
 fn plane_models(
     state: &Aeroplane,
-    ring: &[(f32, f32)],
     person: Option<Seat>,
     choosing: &[(AeroplaneMove, Plan)],
 ) -> Vec<AeroPlane> {
@@ -750,7 +681,7 @@ fn plane_models(
             } else {
                 1
             };
-            let (mut x, mut y) = spot_cell(ring, colour, *spot, p);
+            let (mut x, mut y) = spot_cell(colour, *spot, p);
             // Another seat's planes on the same square (after a step back) sit beside them.
             let taken = |q: &AeroPlane| {
                 q.seat != i as i32 && (q.x - x).abs() < 0.1 && (q.y - y).abs() < 0.1
@@ -824,7 +755,7 @@ fn choice_models(choosing: &[(AeroplaneMove, Plan)]) -> Vec<AeroChoice> {
 mod tests {
     use super::{
         AeroEvent, AeroPlane, Colour, GOAL, MoveKind, Plan, Seat, Spot, flight_path, move_event,
-        nearest_movable, ring, spot_cell,
+        nearest_movable, spot_cell,
     };
     use qiguan_core::aeroplane::PlaneRef;
 
@@ -871,12 +802,11 @@ mod tests {
 
     #[test]
     fn a_move_flies_square_by_square_and_hops_its_jumps_and_flights() {
-        let ring = ring();
         let red = Colour::Red;
         let cells = |steps: &[u8]| -> Vec<(f32, f32)> {
             steps
                 .iter()
-                .map(|&k| spot_cell(&ring, red, Spot::Step(k), 0))
+                .map(|&k| spot_cell(red, Spot::Step(k), 0))
                 .collect()
         };
         let plan = |from: Spot, stops: &[u8], kind: MoveKind| Plan {
@@ -889,36 +819,33 @@ mod tests {
         };
         // A walk of 3: every square on the way.
         let walk = plan(Spot::Step(3), &[6], MoveKind::Walk);
-        assert_eq!(flight_path(&ring, red, &walk, 3), cells(&[3, 4, 5, 6]));
+        assert_eq!(flight_path(red, &walk, 3), cells(&[3, 4, 5, 6]));
         // A walk of 4 from 14 lands on 18, the shortcut: it flies to 30, then jumps to 34.
         let flight = plan(Spot::Step(14), &[18, 30, 34], MoveKind::Walk);
         assert_eq!(
-            flight_path(&ring, red, &flight, 4),
+            flight_path(red, &flight, 4),
             cells(&[14, 15, 16, 17, 18, 30, 34])
         );
         // Launch: from the hangar to the take-off point.
         let launch = plan(Spot::Hangar, &[0], MoveKind::Launch);
         assert_eq!(
-            flight_path(&ring, red, &launch, 6),
-            vec![spot_cell(&ring, red, Spot::Hangar, 0), cells(&[0])[0]]
+            flight_path(red, &launch, 6),
+            vec![spot_cell(red, Spot::Hangar, 0), cells(&[0])[0]]
         );
         // From 53 a 5 goes to the goal (the board's middle) and bounces back to 54.
         let bounce = plan(Spot::Step(53), &[54], MoveKind::Bounced);
         let mut expected = cells(&[53, 54, 55]);
         expected.push((7.0, 7.0));
         expected.extend(cells(&[55, 54]));
-        assert_eq!(flight_path(&ring, red, &bounce, 5), expected);
+        assert_eq!(flight_path(red, &bounce, 5), expected);
         // Blocked on 10 with a 4 from 6: forward to 9, back one to 8.
         let blocked = plan(Spot::Step(6), &[8], MoveKind::Blocked);
-        assert_eq!(
-            flight_path(&ring, red, &blocked, 4),
-            cells(&[6, 7, 8, 9, 8])
-        );
+        assert_eq!(flight_path(red, &blocked, 4), cells(&[6, 7, 8, 9, 8]));
         // Home exactly: the goal, then the hangar slot where a finished plane rests.
         let home = plan(Spot::Step(54), &[GOAL], MoveKind::Walk);
-        let path = flight_path(&ring, red, &home, 2);
+        let path = flight_path(red, &home, 2);
         assert_eq!(path[..3], [cells(&[54])[0], cells(&[55])[0], (7.0, 7.0)]);
-        assert_eq!(path[3], spot_cell(&ring, red, Spot::Step(GOAL), 0));
+        assert_eq!(path[3], spot_cell(red, Spot::Step(GOAL), 0));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 pub mod board;
 pub mod bot;
+pub mod geometry;
 pub mod movegen;
 pub mod picture;
 pub mod state;

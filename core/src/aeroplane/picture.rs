@@ -7,9 +7,8 @@
 //! quarter top left, the colours following each other clockwise. Red's path is numbered in
 //! steps from its take-off point, as the rules page counts them.
 
-use super::board::{
-    CROSSING, Colour, GOAL, HOME_TURN, SHORTCUT, SHORTCUT_END, TRACK, square_colour,
-};
+use super::board::{Colour, GOAL, HOME_TURN, SHORTCUT, TRACK, square_colour};
+use super::geometry;
 use crate::svg::{start, text};
 use std::fmt::Write;
 
@@ -31,52 +30,21 @@ fn pale(c: Colour) -> &'static str {
     ["#f6d3cf", "#f8e7b0", "#cfdcf5", "#cdebd7"][c.index()]
 }
 
-/// The 52 track squares, clockwise from the left arm's top row, as grid cells (their top-left
-/// corners).
-fn ring() -> Vec<(f64, f64)> {
-    let mut cells = Vec::with_capacity(TRACK as usize);
-    let mut run = |from: (i32, i32), step: (i32, i32), n: i32| {
-        for i in 0..n {
-            cells.push((
-                f64::from(from.0 + step.0 * i),
-                f64::from(from.1 + step.1 * i),
-            ));
-        }
-    };
-    run((0, 6), (1, 0), 6);
-    run((6, 5), (0, -1), 6);
-    run((7, 0), (1, 0), 1);
-    run((8, 0), (0, 1), 6);
-    run((9, 6), (1, 0), 6);
-    run((14, 7), (0, 1), 1);
-    run((14, 8), (-1, 0), 6);
-    run((8, 9), (0, 1), 6);
-    run((7, 14), (-1, 0), 1);
-    run((6, 14), (0, -1), 6);
-    run((5, 8), (-1, 0), 6);
-    run((0, 7), (0, -1), 1);
-    cells
+/// A place of the board's grid (core's geometry) in this picture's units.
+fn px((x, y): geometry::Cell) -> (f64, f64) {
+    (f64::from(x), f64::from(y))
 }
 
-/// Turns a cell a quarter clockwise about the board's centre, `n` times: red's quarter is
-/// turned once for yellow, twice for blue, three times for green.
-fn turn((x, y): (f64, f64), n: usize) -> (f64, f64) {
-    (0..n % 4).fold((x, y), |(x, y), _| (14.0 - y, x))
+fn square_cell(square: u8) -> (f64, f64) {
+    px(geometry::square_cell(square))
 }
 
-/// The cell of a track square (red's step 1 is square 0).
-fn square_cell(ring: &[(f64, f64)], square: u8) -> (f64, f64) {
-    ring[(square as usize + 2) % TRACK as usize]
-}
-
-/// The cell of a colour's home column square, step 51–55.
 fn home_cell(c: Colour, step: u8) -> (f64, f64) {
-    turn((f64::from(step - HOME_TURN), 7.0), c.index())
+    px(geometry::home_cell(c, step))
 }
 
-/// The cell of a colour's take-off point.
 fn take_off_cell(c: Colour) -> (f64, f64) {
-    turn((0.5, 4.5), c.index())
+    px(geometry::take_off_cell(c))
 }
 
 /// The centre of a cell, in pixels.
@@ -95,18 +63,14 @@ fn square(out: &mut String, cell: (f64, f64), fill: &str, stroke: &str, width: f
     );
 }
 
-/// The path of a colour's shortcut flight, as a quadratic curve (start, control point, end):
-/// from its shortcut square, over the opposite colour's crossing square, to the flight's end.
-fn flight(ring: &[(f64, f64)], c: Colour) -> Option<[(f64, f64); 3]> {
-    let from = centre(square_cell(ring, c.square(SHORTCUT)?));
-    let to = centre(square_cell(ring, c.square(SHORTCUT_END)?));
-    let over = centre(home_cell(c.opposite(), CROSSING));
-    // A quadratic curve through `over` at its middle.
-    let control = (
-        2.0 * over.0 - (from.0 + to.0) / 2.0,
-        2.0 * over.1 - (from.1 + to.1) / 2.0,
-    );
-    Some([from, control, to])
+/// The path of a colour's shortcut flight, as a quadratic curve (start, control point, end)
+/// in pixels.
+fn flight(c: Colour) -> Option<[(f64, f64); 3]> {
+    let at = |p: geometry::Cell| {
+        let (x, y) = px(p);
+        (MARGIN + x * CELL, MARGIN + y * CELL)
+    };
+    geometry::flight(c).map(|[a, q, b]| [at(a), at(q), at(b)])
 }
 
 /// Returns the board picture as SVG text.
@@ -119,7 +83,6 @@ pub fn board_svg() -> String {
         r##"<title>Aeroplane chess: the board, with red's steps</title>
 <rect width="100%" height="100%" fill="#fbf5e6"/>"##
     );
-    let ring = ring();
     // The hangars in the corners, red's top left and the others clockwise, with the colour's
     // name.
     for c in Colour::ALL {
@@ -174,7 +137,7 @@ pub fn board_svg() -> String {
         let shortcut = c.square(SHORTCUT) == Some(s);
         square(
             &mut out,
-            square_cell(&ring, s),
+            square_cell(s),
             tone(c),
             if shortcut { "#2b2118" } else { tone(c) },
             if shortcut { 3.0 } else { 0.0 },
@@ -196,7 +159,7 @@ pub fn board_svg() -> String {
     }
     // The shortcut flights.
     for c in Colour::ALL {
-        if let Some([a, q, b]) = flight(&ring, c) {
+        if let Some([a, q, b]) = flight(c) {
             let _ = writeln!(
                 out,
                 r##"<path d="M{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}" fill="none" stroke="#2b2118" stroke-width="2" stroke-dasharray="6 3" opacity="0.8"/>"##,
@@ -211,7 +174,7 @@ pub fn board_svg() -> String {
         if let Some(s) = red.square(step) {
             text(
                 &mut out,
-                centre(square_cell(&ring, s)),
+                centre(square_cell(s)),
                 10.0,
                 "#ffffff",
                 &step.to_string(),
