@@ -217,3 +217,45 @@ fn the_reviews_analysis_leaves_the_board_in_place() {
         same("The review", size, &seen);
     }
 }
+
+/// Two people on one device: a draw offered, then declined. The board keeps its place and
+/// size, and the offer's words fit where they are said (the play-through found them cut off
+/// in a squeezed box beside the buttons).
+#[test]
+fn xiangqi_pass_and_play_a_draw_offered_and_declined() {
+    use i_slint_backend_testing::ElementQuery;
+    use qiguan_app::ui::TextFit;
+    for size in SIZES {
+        let dir = tempfile::tempdir().unwrap();
+        let app = start(dir.path(), Language::English, size);
+        let ui = app.window();
+        ui.global::<TextFit>().set_check(true);
+        ui.global::<HomeAdapter>().invoke_new_game("xiangqi".into());
+        ui.global::<NewGameAdapter>().invoke_start();
+        play(&app, &["h3e3"]);
+        let cut = || -> Vec<String> {
+            ElementQuery::from_root(app.window())
+                .match_descendants()
+                .find_all()
+                .into_iter()
+                .filter(|e| e.accessible_description().as_deref() == Some("does not fit"))
+                .filter_map(|e| e.accessible_label().map(|l| l.to_string()))
+                .collect()
+        };
+        let gs = ui.global::<GameSession>();
+        let mut seen = vec![("Black to move", board(&app))];
+        // Black, to move, offers; Red answers no; Black hears of it until it moves.
+        common::press(&app, "Offer draw");
+        assert!(common::one(&app, "Black offers a draw.").is_valid());
+        assert_eq!(cut(), Vec::<String>::new(), "{size:?}");
+        seen.push(("Black offers a draw", board(&app)));
+        gs.invoke_answer_draw(false);
+        assert!(common::one(&app, "Red declined your draw offer.").is_valid());
+        assert_eq!(cut(), Vec::<String>::new(), "{size:?}");
+        seen.push(("Red declined", board(&app)));
+        play(&app, &["h10g8"]);
+        assert!(common::all(&app, "Red declined your draw offer.").is_empty());
+        seen.push(("Black moved on", board(&app)));
+        same("Xiangqi pass and play", size, &seen);
+    }
+}
