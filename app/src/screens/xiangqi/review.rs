@@ -112,8 +112,8 @@ pub(crate) fn kept(ctx: &Rc<Ctx>, id: crate::store::GameId, moves: &[Move]) -> V
     let parse = |text: &str| -> Option<Vec<Move>> {
         text.split_whitespace().map(|m| m.parse().ok()).collect()
     };
-    let mut judged: Vec<Option<Judged>> = list
-        .into_iter()
+    // Positions 0 to `same`: those reached by moves the game still has.
+    list.into_iter()
         .take(same + 1)
         .map(|j| {
             let j = j?;
@@ -127,9 +127,7 @@ pub(crate) fn kept(ctx: &Rc<Ctx>, id: crate::store::GameId, moves: &[Move]) -> V
                 depth: j.depth,
             })
         })
-        .collect();
-    judged.truncate(moves.len() + 1);
-    judged
+        .collect()
 }
 
 /// A replay's review and live line.
