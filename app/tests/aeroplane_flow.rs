@@ -368,42 +368,51 @@ fn the_news_keeps_every_event_since_my_move_and_resign_stays_put() {
         let dir = tempfile::tempdir().unwrap();
         let app = start(dir.path(), Language::English, size);
         let ui = app.window();
-        ui.global::<HomeAdapter>()
-            .invoke_new_game("aeroplane".into());
-        let rules = ui.global::<qiguan_app::ui::AeroplaneRules>();
-        // Four seats: Ann, and three strong computers.
-        rules.set_seats(2);
-        rules.set_p0(0);
-        rules.set_p1(2);
-        rules.set_p2(2);
-        rules.set_p3(2);
-        ui.global::<NewGameAdapter>().invoke_start();
-        let a = ui.global::<AeroplaneAdapter>();
         let mut places = std::collections::BTreeSet::new();
         let mut longest = 0;
         let mut lost_capture_told = false;
-        aeroplane_drive(&app, 40_000, |app| {
-            let gs = app.window().global::<GameSession>();
-            if gs.get_phase() != GamePhase::Play {
-                return true;
+        // The dice are the device's own: a game in which no plane of Ann's is taken while
+        // others still have news to tell is possible, so games are played until one has it
+        // (in 5 of 6 games measured, the first one had it; a CI run
+        // once met a game without).
+        for _game in 0..8 {
+            if lost_capture_told {
+                break;
             }
-            for e in all(app, "Resign") {
-                let p = e.absolute_position();
-                places.insert((p.x.round() as i32, p.y.round() as i32));
-            }
-            let news: Vec<_> = a.get_news().iter().collect();
-            longest = longest.max(news.len());
-            // A capture of Ann's planes, told among later news, when she is to act again.
-            if a.get_can_roll()
-                && news.len() > 1
-                && news[..news.len() - 1]
-                    .iter()
-                    .any(|n| n.victim == 0 && n.event == qiguan_app::ui::AeroEvent::Capture)
-            {
-                lost_capture_told = true;
-            }
-            false
-        });
+            ui.global::<HomeAdapter>()
+                .invoke_new_game("aeroplane".into());
+            let rules = ui.global::<qiguan_app::ui::AeroplaneRules>();
+            // Four seats: Ann, and three strong computers.
+            rules.set_seats(2);
+            rules.set_p0(0);
+            rules.set_p1(2);
+            rules.set_p2(2);
+            rules.set_p3(2);
+            ui.global::<NewGameAdapter>().invoke_start();
+            let a = ui.global::<AeroplaneAdapter>();
+            aeroplane_drive(&app, 40_000, |app| {
+                let gs = app.window().global::<GameSession>();
+                if gs.get_phase() != GamePhase::Play {
+                    return true;
+                }
+                for e in all(app, "Resign") {
+                    let p = e.absolute_position();
+                    places.insert((p.x.round() as i32, p.y.round() as i32));
+                }
+                let news: Vec<_> = a.get_news().iter().collect();
+                longest = longest.max(news.len());
+                // A capture of Ann's planes, told among later news, when she is to act again.
+                if a.get_can_roll()
+                    && news.len() > 1
+                    && news[..news.len() - 1]
+                        .iter()
+                        .any(|n| n.victim == 0 && n.event == qiguan_app::ui::AeroEvent::Capture)
+                {
+                    lost_capture_told = true;
+                }
+                false
+            });
+        }
         assert_eq!(places.len(), 1, "{size:?}: Resign moved: {places:?}");
         assert!(
             longest > 1,
