@@ -155,8 +155,13 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
         crate::sound::Speaker::new(options.sound_device),
     ));
     ctx.notifier.use_desktop(options.notifications);
+    window.global::<qiguan_ui::Texts>().on_initial(|word| {
+        let first = word.chars().next().map(char::to_uppercase);
+        first.map(String::from_iter).unwrap_or_default().into()
+    });
     screens::online::start(&ctx);
     screens::settings::apply_language(&settings);
+    screens::settings::show_preferences(&window, &settings);
     screens::connect(&ctx);
     let weak = Rc::downgrade(&ctx);
     window.global::<Nav>().on_back(move || {

@@ -53,12 +53,16 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Returns the defaults: the system's language if it is Chinese, else English; Chinese
-    /// notation; Red at the bottom; no confirmation.
+    /// Returns the defaults: the system's language if it is Chinese, else English; the
+    /// notation players of that language read (Chinese, or WXF in English books and sites);
+    /// Red at the bottom; no confirmation.
     pub fn defaults(system_language: Language) -> Settings {
         Settings {
             language: system_language,
-            notation: Notation::Chinese,
+            notation: match system_language {
+                Language::Chinese => Notation::Chinese,
+                Language::English => Notation::Wxf,
+            },
             orientation: Orientation::RedBottom,
             confirm_moves: false,
             auto_move: true,

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{click, one, point, press, start};
+use common::{all, click, one, point, press, start};
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{Nav, Screen};
 use slint::ComponentHandle;
@@ -82,15 +82,15 @@ fn sigkill_mid_game_loses_no_move() {
     assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Home);
     press(&app, "Continue game 1");
     assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Xiangqi);
-    for text in [
-        "炮二平五",
-        "马8进7",
-        "马二进三",
-        "车9平8",
-        "车一平二",
-        "马2进3",
+    // In WXF (an English player's notation): Red's H2+3 and Black's are two entries.
+    for (text, count) in [
+        ("C2=5", 1),
+        ("H8+7", 1),
+        ("H2+3", 2),
+        ("R9=8", 1),
+        ("R1=2", 1),
     ] {
-        assert!(one(&app, text).is_valid(), "{text} is in the move list");
+        assert_eq!(all(&app, text).len(), count, "{text} is in the move list");
     }
     for empty in ["h3", "i10", "i1", "b10"] {
         assert!(point(&app, empty).is_empty(), "{empty} was left");

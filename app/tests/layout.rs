@@ -77,6 +77,17 @@ fn check(size: (u32, u32), language: Language) -> Vec<String> {
                     "{screen}: Latin text {latin:?} in {role:?} {label:?}"
                 ));
             }
+            // And the English interface has no Chinese but the pieces' names (they are what
+            // the pieces are called in any language), the river's inscription and the name
+            // of the language to switch to.
+            if language == Language::English
+                && !screen.starts_with("rules")
+                && let Some(chinese) = chinese_words(screen, &label)
+            {
+                problems.push(format!(
+                    "{screen}: Chinese {chinese:?} in {role:?} {label:?}"
+                ));
+            }
             let pressable = matches!(role, AccessibleRole::Button | AccessibleRole::Checkbox);
             if pressable && sz.height < 43.5 && !is_board_point(&label) {
                 problems.push(format!(
@@ -150,6 +161,60 @@ fn latin_words(text: &str) -> Option<String> {
         .filter(|w| !ALLOWED.contains(w) && !is_notation(w))
         .collect();
     (!bad.is_empty()).then(|| bad.join(" "))
+}
+
+/// The Chinese characters of a text shown in the English interface on this screen, other
+/// than what is Chinese in any language: the pieces' names (Xiangqi's, Junqi's, Sea-land-air's,
+/// as core names them), the river's inscription, the marks printed on Sea-land-air's board
+/// (explained in its legend), each game's emblem on its tile and hand-over card, the app's
+/// name, 中文 (the language choice names itself), the Chinese notation's sample among the
+/// notations in Settings, and the names the tour's players and devices were given. `None`
+/// when there are none.
+fn chinese_words(screen: &str, text: &str) -> Option<String> {
+    use qiguan_core::{junqi, sealandair};
+    const EMBLEMS: &[&str] = &["帅", "军", "飞", "海", "海陆空"];
+    if EMBLEMS.contains(&text) || (screen == "settings" && text == "炮二平五  马8进7") {
+        return None;
+    }
+    let mut allowed: Vec<&str> = vec![
+        "楚",
+        "河",
+        "汉",
+        "漢",
+        "界",
+        "中文",
+        "棋馆",
+        "张三",
+        "李四",
+        "许银川",
+        "吕钦",
+        "书房电脑",
+        "小米手机",
+    ];
+    if screen.starts_with("sealandair") {
+        allowed.extend(["城", "炮", "兵", "海", "港", "桥"]);
+    }
+    allowed.extend(junqi::Rank::ALL.iter().map(|r| r.chinese()));
+    allowed.extend(sealandair::Kind::ALL.iter().map(|k| k.chinese()));
+    allowed.extend(sealandair::Kind::ALL.iter().map(|k| k.short()));
+    // Xiangqi's pieces, in the simplified characters the board uses and the traditional ones
+    // of Chinese notation.
+    let xiangqi = "帅将仕士相象马车炮兵卒帥將傌馬俥車砲";
+    let chars: Vec<String> = xiangqi.chars().map(String::from).collect();
+    allowed.extend(chars.iter().map(String::as_str));
+    // The longest names first, so that 战列舰 goes before 战列.
+    allowed.sort_by_key(|a| std::cmp::Reverse(a.chars().count()));
+    let mut rest = text.to_string();
+    for a in allowed {
+        rest = rest.replace(a, " ");
+    }
+    let cjk = |c: char| {
+        ('\u{2e80}'..='\u{9fff}').contains(&c)
+            || ('\u{f900}'..='\u{faff}').contains(&c)
+            || ('\u{ff00}'..='\u{ffef}').contains(&c)
+    };
+    let bad: String = rest.chars().filter(|&c| cjk(c)).collect();
+    (!bad.is_empty()).then_some(bad)
 }
 
 /// A board point or a move in coordinates (`e6`, `h3e3`), WXF (`C8+2`, `P1=2`), an invite

@@ -81,13 +81,13 @@ fn select_move_and_undo(app: &App) {
     tap_move(app, "h3", "e3");
     assert!(point(app, "e3").contains("red 炮"));
     assert!(point(app, "h3").is_empty());
-    assert_eq!(one(app, "炮二平五").accessible_item_selected(), Some(true));
+    assert_eq!(one(app, "C2=5").accessible_item_selected(), Some(true));
     assert!(one(app, "Black · to move").is_valid());
 
     press(app, "Undo");
     assert!(point(app, "h3").contains("red 炮"));
     assert!(
-        all(app, "炮二平五").is_empty(),
+        all(app, "C2=5").is_empty(),
         "the move is gone from the list"
     );
     assert!(one(app, "Red · to move").is_valid());
@@ -138,7 +138,7 @@ fn replay_steps_and_autoplays(app: &App) {
     assert!(point(app, "b3").contains("red 炮"));
     press(app, "Next move");
     assert!(point(app, "b5").contains("red 炮"));
-    press(app, "炮八平七");
+    press(app, "C8=7");
     assert_eq!(replay.get_ply(), 3);
     assert!(point(app, "c5").contains("red 炮"));
     press(app, "Previous move");
@@ -346,18 +346,20 @@ fn a_game_screen_shown_again_draws_what_changed_meanwhile() {
     press(&app, "New Xiangqi game");
     press(&app, "Start game");
     tap_move(&app, "h3", "e3");
-    assert!(one(&app, "炮二平五").is_valid());
-    // Settings over the game (as a phone's shortcut would open them), notation to WXF, back.
+    // An English player reads WXF until Settings say otherwise.
+    assert!(one(&app, "C2=5").is_valid());
+    // Settings over the game (as a phone's shortcut would open them), notation to Chinese,
+    // back.
     app.window().global::<HomeAdapter>().invoke_settings();
     assert_eq!(screen(&app), Screen::Settings);
-    press(&app, "WXF");
+    press(&app, "Chinese");
     // Meanwhile another screen filled the shared session global.
     let gs = app.window().global::<GameSession>();
     gs.set_phase(GamePhase::Over);
     press(&app, "Back");
     assert_eq!(screen(&app), Screen::Xiangqi);
     assert!(
-        one(&app, "C2=5").is_valid(),
+        one(&app, "炮二平五").is_valid(),
         "the list follows the new notation"
     );
     assert_eq!(
@@ -670,4 +672,34 @@ fn a_check_is_called_over_the_board_for_a_moment() {
     common::play(&app, &["d10e9"]);
     assert!(!a.get_in_check());
     assert_eq!(a.get_check_count(), 1);
+}
+
+/// Issue 36 (found in a play-through): a window made bigger while a game is open — a phone
+/// turned, a desktop window maximised — still takes taps on the board, and so does it made
+/// small again.
+#[test]
+fn the_board_takes_taps_after_the_window_is_resized() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    press(&app, "New Xiangqi game");
+    press(&app, "Start game");
+    assert_eq!(screen(&app), Screen::Xiangqi);
+    let window = app.window().window();
+    window.set_size(slint::PhysicalSize::new(1280, 800));
+    common::next_frame();
+    click(&app, "h3");
+    assert!(
+        !targets(&app).is_empty(),
+        "a tap on h3 after growing selects the cannon"
+    );
+    click(&app, "e3");
+    assert!(point(&app, "e3").contains("炮"), "{}", point(&app, "e3"));
+    window.set_size(slint::PhysicalSize::new(360, 780));
+    common::next_frame();
+    // Two people on this device: Black's turn.
+    click(&app, "b8");
+    assert!(
+        !targets(&app).is_empty(),
+        "a tap on b8 after shrinking selects the cannon"
+    );
 }

@@ -16,8 +16,20 @@ pub fn connect(ctx: &Rc<Ctx>) {
 
 /// Shows the current settings.
 pub fn refresh(ctx: &Rc<Ctx>) {
-    let s = *ctx.settings.borrow();
     let ui = ctx.ui();
+    show_preferences(&ui, &ctx.settings.borrow());
+    let adapter = ui.global::<SettingsAdapter>();
+    adapter.set_server(ctx.server.borrow().clone().into());
+    adapter.set_server_problem("".into());
+    // The address kept is checked again each time the screen shows.
+    ctx.probed.borrow_mut().clear();
+    probe_soon(ctx, &ctx.server.borrow().clone(), Duration::ZERO);
+}
+
+/// Puts the preferences in the settings' global, which other screens read too (the Xiangqi
+/// board numbers Red's files as the notation does): from the start, not only once Settings
+/// has been opened.
+pub fn show_preferences(ui: &qiguan_ui::AppWindow, s: &Settings) {
     let adapter = ui.global::<SettingsAdapter>();
     adapter.set_language(match s.language {
         Language::Chinese => 0,
@@ -37,11 +49,6 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     adapter.set_auto_move(s.auto_move);
     adapter.set_sound(s.sound);
     adapter.set_tips(s.tips);
-    adapter.set_server(ctx.server.borrow().clone().into());
-    adapter.set_server_problem("".into());
-    // The address kept is checked again each time the screen shows.
-    ctx.probed.borrow_mut().clear();
-    probe_soon(ctx, &ctx.server.borrow().clone(), Duration::ZERO);
 }
 
 /// How long typing must pause before the address typed is checked.
