@@ -145,16 +145,21 @@ fn your_side(g: &FinishedGame) -> Option<(u8, Opponent)> {
     }
 }
 
+/// A stored result (`win:0`, `win:0,2`, `rank:2,0,1`, `draw`) from `seat`'s side: a win is
+/// being among the winners, or first in a ranking (Aeroplane chess's finishing order, which
+/// a resignation ends with too).
 fn outcome_for(result: &str, seat: u8) -> Option<Outcome> {
     if result == "draw" {
         return Some(Outcome::Draw);
     }
-    let winner: u8 = result.strip_prefix("win:")?.parse().ok()?;
-    Some(if winner == seat {
-        Outcome::Win
-    } else {
-        Outcome::Loss
-    })
+    let seats =
+        |list: &str| -> Option<Vec<u8>> { list.split(',').map(|s| s.parse().ok()).collect() };
+    let won = match result.split_once(':')? {
+        ("win", winners) => seats(winners)?.contains(&seat),
+        ("rank", order) => seats(order)?.first() == Some(&seat),
+        _ => return None,
+    };
+    Some(if won { Outcome::Win } else { Outcome::Loss })
 }
 
 /// The calendar month (year, 1–12) of a Unix millisecond in the local time zone.
@@ -293,6 +298,19 @@ mod tests {
     }
 
     #[test]
+    fn every_kind_of_result_counts_from_your_seat() {
+        assert_eq!(outcome_for("win:1", 1), Some(Outcome::Win));
+        assert_eq!(outcome_for("win:0", 1), Some(Outcome::Loss));
+        assert_eq!(outcome_for("win:0,2", 2), Some(Outcome::Win));
+        assert_eq!(outcome_for("draw", 0), Some(Outcome::Draw));
+        // Aeroplane chess's finishing order (a resignation ends it with one too).
+        assert_eq!(outcome_for("rank:2,0,1", 2), Some(Outcome::Win));
+        assert_eq!(outcome_for("rank:2,0,1", 0), Some(Outcome::Loss));
+        assert_eq!(outcome_for("rank:", 0), None, "unreadable");
+        assert_eq!(outcome_for("ongoing", 0), None);
+    }
+
+    #[test]
     fn results_count_from_the_one_person_side_a_game_has() {
         let now = chrono::Local
             .with_ymd_and_hms(2026, 11, 20, 12, 0, 0)
@@ -304,7 +322,8 @@ mod tests {
         let mut aero = game(
             GameKind::Aeroplane,
             Mode::PassAndPlay,
-            "win:2",
+            // Its finishing order: the easy computer at seat 2 first, Ann second.
+            "rank:2,0,1,3",
             now - 40 * DAY,
         );
         aero.players = vec!["Ann".into(), String::new(), String::new(), String::new()];

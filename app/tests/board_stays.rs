@@ -223,25 +223,14 @@ fn the_reviews_analysis_leaves_the_board_in_place() {
 /// in a squeezed box beside the buttons).
 #[test]
 fn xiangqi_pass_and_play_a_draw_offered_and_declined() {
-    use i_slint_backend_testing::ElementQuery;
-    use qiguan_app::ui::TextFit;
     for size in SIZES {
         let dir = tempfile::tempdir().unwrap();
         let app = start(dir.path(), Language::English, size);
         let ui = app.window();
-        ui.global::<TextFit>().set_check(true);
         ui.global::<HomeAdapter>().invoke_new_game("xiangqi".into());
         ui.global::<NewGameAdapter>().invoke_start();
         play(&app, &["h3e3"]);
-        let cut = || -> Vec<String> {
-            ElementQuery::from_root(app.window())
-                .match_descendants()
-                .find_all()
-                .into_iter()
-                .filter(|e| e.accessible_description().as_deref() == Some("does not fit"))
-                .filter_map(|e| e.accessible_label().map(|l| l.to_string()))
-                .collect()
-        };
+        let cut = || common::texts_not_fitting(&app);
         let gs = ui.global::<GameSession>();
         let mut seen = vec![("Black to move", board(&app))];
         // Black, to move, offers; Red answers no; Black hears of it until it moves.

@@ -135,3 +135,33 @@ fn a_server_address_is_checked_once_typed() {
     settings.invoke_changed();
     assert_eq!(settings.get_server_check(), "");
 }
+
+/// Home's Continue row says the game and its players in full on a phone: "Aeroplane chess ·
+/// 2 computers" was cut to "Aeroplane chess · 2 compu…" beside "Your move".
+#[test]
+fn the_continue_row_names_the_game_and_players_in_full_on_a_phone() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let app = start(dir.path(), Language::English, (360, 780));
+    let ui = app.window();
+    ui.global::<HomeAdapter>()
+        .invoke_new_game("aeroplane".into());
+    let rules = ui.global::<qiguan_app::ui::AeroplaneRules>();
+    // Three seats: the player, and two computers.
+    rules.set_seats(1);
+    rules.set_p0(0);
+    rules.set_p1(2);
+    rules.set_p2(2);
+    ui.global::<NewGameAdapter>().invoke_start();
+    ui.global::<Nav>().invoke_back();
+    assert_eq!(
+        ui.global::<Nav>().get_screen(),
+        qiguan_app::ui::Screen::Home
+    );
+    let row = one(&app, "Continue game 1");
+    assert_eq!(
+        row.accessible_description().unwrap_or_default(),
+        "2 computers"
+    );
+    let cut = common::texts_not_fitting(&app);
+    assert!(cut.is_empty(), "{cut:?}");
+}

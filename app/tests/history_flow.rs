@@ -97,6 +97,22 @@ fn import_and_export(app: &App) {
 /// The history's filters and search over the two imported games.
 fn filter_and_search(app: &App) {
     let h = app.window().global::<HistoryAdapter>();
+    // The filters keep their widths whatever they show (they changed with each choice).
+    let widths = || -> Vec<i32> {
+        ["Game", "Result", "Mode", "Date"]
+            .map(|l| one(app, l).size().width.round() as i32)
+            .to_vec()
+    };
+    let before = widths();
+    h.set_game_filter(4);
+    h.set_result_filter(4);
+    h.set_date_filter(3);
+    common::next_frame();
+    assert_eq!(widths(), before, "the filters changed width");
+    assert!(before.windows(2).all(|w| w[0] == w[1]), "{before:?}");
+    h.set_game_filter(0);
+    h.set_result_filter(0);
+    h.set_date_filter(0);
     // Filters and search.
     // A side's win is offered for the game chosen: Xiangqi's are Red's and Black's.
     h.set_game_filter(1);

@@ -114,6 +114,22 @@ pub fn flag_misplaced(app: &App) -> String {
         .unwrap_or_default()
 }
 
+/// The labels of the texts on screen whose words need more room than their box has (cut off,
+/// elided, or wrapped past its height): the UI's `Label` says so while `TextFit.check` is on,
+/// which this switches on.
+pub fn texts_not_fitting(app: &App) -> Vec<String> {
+    app.window()
+        .global::<qiguan_app::ui::TextFit>()
+        .set_check(true);
+    i_slint_backend_testing::ElementQuery::from_root(app.window())
+        .match_descendants()
+        .find_all()
+        .into_iter()
+        .filter(|e| e.accessible_description().as_deref() == Some("does not fit"))
+        .filter_map(|e| e.accessible_label().map(|l| l.to_string()))
+        .collect()
+}
+
 /// Returns the elements with this accessible label.
 pub fn all(app: &App, label: &str) -> Vec<ElementHandle> {
     ElementHandle::find_by_accessible_label(app.window(), label).collect()
