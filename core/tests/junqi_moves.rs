@@ -163,6 +163,19 @@ fn a_refused_move_says_why() {
         "e5 stands in the way"
     );
     assert_eq!(why("b1", "b3"), Some(NoMove::NoRoad), "two steps");
+    // Straight over a mountain: not "only the engineer turns" (the engineer's rail path goes
+    // round it, but the player meant to cross).
+    let mountain = board(&[("b5", S, Rank::Captain), ("d4", S, Rank::Major)]);
+    let why = |from: &str, to: &str| mountain.why_not(p(from), p(to), rules);
+    assert_eq!(why("b5", "b6"), Some(NoMove::Mountain));
+    assert_eq!(why("b5", "b7"), Some(NoMove::Mountain));
+    assert_eq!(why("d4", "d6"), Some(NoMove::Mountain));
+    assert_eq!(
+        why("b5", "c6"),
+        Some(NoMove::OnlyEngineerTurns),
+        "round the corner at c5, not over a mountain"
+    );
+    let why = |from: &str, to: &str| b.why_not(p(from), p(to), rules);
     assert_eq!(
         why("e5", "e6"),
         None,

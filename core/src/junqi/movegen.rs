@@ -44,6 +44,9 @@ pub enum NoMove {
     OnlyEngineerTurns,
     /// A piece stands in the way on the railway.
     RailBlocked,
+    /// The move goes straight over a mountain (between b5 and b6, or d5 and d6): nothing
+    /// crosses there, by road or rail.
+    Mountain,
     /// No road or railway leads there in one move (a road moves one step; the front line is
     /// crossed only where a road or railway crosses it).
     NoRoad,
@@ -65,6 +68,7 @@ impl NoMove {
             NoMove::BombIntoHeadquarters => "bomb-into-headquarters",
             NoMove::OnlyEngineerTurns => "only-engineer-turns",
             NoMove::RailBlocked => "rail-blocked",
+            NoMove::Mountain => "mountain",
             NoMove::NoRoad => "no-road",
         }
     }
@@ -309,6 +313,18 @@ impl Board {
         let empty = |_: usize| false;
         if rail(&empty) {
             return Some(NoMove::RailBlocked);
+        }
+        // Straight ahead over a mountain: an engineer's rail path goes round it, but the
+        // player meant to cross, and nothing does there.
+        if from.column() == to.column()
+            && super::board::MOUNTAINS.iter().any(|&(north, south)| {
+                let column = |i: usize| i % super::board::COLUMNS;
+                column(north) == from.column()
+                    && from.row().min(to.row()) <= north / super::board::COLUMNS
+                    && from.row().max(to.row()) >= south / super::board::COLUMNS
+            })
+        {
+            return Some(NoMove::Mountain);
         }
         if !engineer && g.on_rail(a) && g.rail_paths(a, empty).contains(&b) {
             return Some(NoMove::OnlyEngineerTurns);
