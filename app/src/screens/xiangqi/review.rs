@@ -424,15 +424,34 @@ fn pv_text(s: &ReplaySession, pv: &[Move], moves: usize, notation: Notation) -> 
         if !pos.is_legal(m) {
             break;
         }
-        words.push(notate(&pos, m, notation));
+        words.push(unbroken(&notate(&pos, m, notation)));
         let _ = pos.play(m);
     }
     words.join(" ")
 }
 
+/// A move as one unit for line breaking: Chinese text may break between any two characters,
+/// so word joiners (U+2060) hold a move's characters together (炮8进4 stays on one line).
+fn unbroken(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    for (i, c) in text.chars().enumerate() {
+        if i > 0 {
+            out.push('\u{2060}');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_is_not_broken_across_lines() {
+        assert_eq!(unbroken("炮8进4"), "炮\u{2060}8\u{2060}进\u{2060}4");
+        assert_eq!(unbroken(""), "");
+    }
 
     #[test]
     fn scores_read_as_players_read_them() {
