@@ -26,7 +26,10 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("pgn", pgn),
     ("uci", uci),
     ("record", record),
+    ("api", api::api),
 ];
+
+pub mod api;
 
 /// The most bytes a check reads: longer inputs only slow the search down.
 const MAX_LEN: usize = 16 * 1024;
