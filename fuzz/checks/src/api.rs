@@ -1,7 +1,8 @@
 //! The server's API as a whole: requests built from the input go through the axum router
 //! in-process, on a fresh SQLite store, as a client anywhere on the internet could send them.
 //! Every answer must be one of the statuses the OpenAPI document lists for its route, never a
-//! 500, and an error's body must be the documented JSON error.
+//! 500, and an error's body must be the documented JSON error; and no seat's view of a game
+//! in play names a piece hidden from it.
 //!
 //! The input is a sequence of requests separated by the byte 0xff (never in UTF-8 text). A request's first byte picks the
 //! route, its second the token it carries (none, or one an earlier answer gave: the creator's,
@@ -188,9 +189,47 @@ async fn requests(data: &[u8], path: &std::path::Path) {
             );
         }
         if status.is_success() {
+            no_hidden_piece_named(&answer);
             known.learn(&answer);
             // Time passes between requests: a deadline can be claimed after enough of them.
             clock.fetch_add(3_600_000, Ordering::SeqCst);
         }
+    }
+}
+
+/// A seat's view of a Junqi game in referee mode, or of a Sea-land-air game not played open,
+/// names the kind of none of the other side's pieces while the game goes on.
+fn no_hidden_piece_named(answer: &Value) {
+    let (Some(game), Some(seat)) = (
+        answer.get("game").and_then(Value::as_str),
+        answer.get("seat").and_then(Value::as_u64),
+    ) else {
+        return;
+    };
+    if answer["to_act"]["kind"] == "over" {
+        return;
+    }
+    let view = &answer["view"]["game"];
+    let (hidden, mine, kind) = match game {
+        "junqi" => (
+            view["visibility"] == "referee",
+            view["colours"][seat as usize].clone(),
+            "rank",
+        ),
+        "sea-land-air" => (
+            view["open"] == false,
+            Value::from(if seat == 0 { "south" } else { "north" }),
+            "kind",
+        ),
+        _ => return,
+    };
+    if !hidden {
+        return;
+    }
+    for piece in view["pieces"].as_array().into_iter().flatten() {
+        assert!(
+            piece["side"] == mine || piece[kind].is_null(),
+            "seat {seat} of a {game} game sees a hidden piece: {piece}"
+        );
     }
 }
