@@ -531,6 +531,11 @@ impl Games {
     /// The game's copy, locked, and first brought up to the store if another process changed
     /// the game: only what the copy lacks is read and applied. A copy that cannot be brought up
     /// (the store disagrees with it) is dropped and the whole game read again.
+    ///
+    /// On a store that other servers share, the copy is always brought up first (one read of
+    /// what it lacks, usually nothing): another server's commit is acknowledged to its client
+    /// before this server hears of it, and an answer from the copy alone could then be older
+    /// than what that client was told (a move gone, a join not yet there).
     async fn current(
         &self,
         id: &str,
@@ -538,7 +543,8 @@ impl Games {
         for _ in 0..ATTEMPTS {
             let slot = self.slot(id).await?;
             let mut state = slot.state.clone().lock_owned().await;
-            if !slot.behind.swap(false, Ordering::SeqCst) {
+            let behind = slot.behind.swap(false, Ordering::SeqCst);
+            if !behind && !self.store.shared() {
                 return Ok((slot, state));
             }
             let read = self
