@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 #[path = "../../server/tests/support/testdb.rs"]
 mod testdb;
 use std::process::{Child, Command, Stdio};
-pub use testdb::{TestDb, postgres_wanted};
+pub use testdb::{TestDb, admin, postgres_wanted};
 
 /// Returns the path of the `qiguan-server` binary that cargo built beside these tests.
 pub fn server_binary() -> PathBuf {

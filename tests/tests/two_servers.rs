@@ -152,3 +152,45 @@ async fn what_one_server_acknowledged_the_other_answers_at_once() {
     }
     assert!(moves >= 300, "{moves} moves over {games} games");
 }
+
+/// A server started before its PostgreSQL database exists says so and keeps trying; once the
+/// database is there it starts and answers (issue 40: PostgreSQL unreachable at start).
+#[test]
+fn a_server_started_before_its_database_waits_for_it() {
+    use std::io::{BufRead, BufReader};
+    let db = TestDb::postgres();
+    let name = db.database_name().unwrap().to_owned();
+    qiguan_tests::admin(&format!("DROP DATABASE {name} WITH (FORCE)"));
+    let mut child = std::process::Command::new(qiguan_tests::server_binary())
+        .args(["--listen", "127.0.0.1:0", "--db", &db.url])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut errors = BufReader::new(child.stderr.take().unwrap()).lines();
+    // The first failed try is said (no sleep: the line is the event waited for).
+    let said = errors.next().unwrap().unwrap();
+    assert!(
+        said.contains("cannot reach PostgreSQL") && said.contains("trying again"),
+        "{said}"
+    );
+    assert!(said.contains(&name), "it says which database: {said}");
+    qiguan_tests::admin(&format!("CREATE DATABASE {name}"));
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.starts_with("listening on "), "{line:?}");
+    let addr = line.trim().trim_start_matches("listening on ").to_owned();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let health = rt.block_on(async {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        reqwest::get(format!("http://{addr}/health"))
+            .await
+            .unwrap()
+            .status()
+    });
+    assert!(health.is_success());
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -73,6 +73,7 @@ impl PgStore {
     /// Connects, migrates the schema and starts listening for other processes' commits.
     pub async fn open(url: &str) -> Result<PgStore, String> {
         let config: tokio_postgres::Config = url.parse().map_err(|e| format!("--db {url}: {e}"))?;
+        wait_for(&config).await;
         migrate(&config).await?;
         // The pool's statements are all prepared once and run many times with other values:
         // one generic plan each. Left to choose, PostgreSQL planned the batched statements
@@ -124,6 +125,32 @@ impl PgStore {
 }
 
 /// Brings the schema to this build's version, one process at a time.
+/// Waits until PostgreSQL takes a connection: a server may start before its database (a
+/// machine booting, a database restarted or not yet created). Each failed try says why on
+/// standard error, and the next comes after a pause that doubles up to 10 s.
+async fn wait_for(config: &tokio_postgres::Config) {
+    let mut pause = Duration::from_millis(500);
+    loop {
+        match config.connect(NoTls).await {
+            Ok((client, connection)) => {
+                drop(client);
+                let _ = connection.await;
+                return;
+            }
+            Err(e) => {
+                let source =
+                    std::error::Error::source(&e).map_or(String::new(), |s| format!(": {s}"));
+                eprintln!(
+                    "qiguan-server: cannot reach PostgreSQL ({e}{source}); trying again in {:.1} s",
+                    pause.as_secs_f32()
+                );
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(10));
+            }
+        }
+    }
+}
+
 async fn migrate(config: &tokio_postgres::Config) -> Result<(), String> {
     let (mut client, connection) = config
         .connect(NoTls)
