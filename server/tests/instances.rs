@@ -480,3 +480,46 @@ async fn a_game_played_on_both_servers_reads_the_same_on_each_as_read_whole() {
     assert_eq!(status, StatusCode::CONFLICT, "{again}");
     assert_eq!(code(&again), "action-id-reused", "{again}");
 }
+
+/// The connection a server listens on for the others' commits is cut (the database restarted
+/// it, a proxy dropped it): while it is gone, nothing tells that server of the other's moves,
+/// and its cached copy must still not be answered as current (issue 40).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn with_its_listening_connection_cut_a_server_still_answers_every_acknowledged_move() {
+    let db = testdb::TestDb::postgres();
+    let (a, b) = (instance(&db).await, instance(&db).await);
+    let (id, red, black) = game(&a, &b).await;
+    // Both copies are in the caches.
+    for (server, token) in [(&a, &red), (&b, &black)] {
+        let (status, _) = server
+            .call("GET", &format!("/api/games/{id}"), Some(token), None)
+            .await;
+        assert_eq!(status, StatusCode::OK);
+    }
+    let moves = ["h3e3", "h10g8", "h1g3", "i10h10", "i1h1", "b10c8"];
+    for (version, action) in moves.iter().enumerate() {
+        testdb::admin(&format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{}' \
+             AND query LIKE 'LISTEN%'",
+            db.database_name().unwrap()
+        ));
+        let (mover, reader, token, other) = if version % 2 == 0 {
+            (&a, &b, &red, &black)
+        } else {
+            (&b, &a, &black, &red)
+        };
+        let (status, view) = mover
+            .act(&id, token, version as u64, action, &format!("m{version}"))
+            .await;
+        assert_eq!(status, StatusCode::OK, "{view}");
+        let (status, view) = reader
+            .call("GET", &format!("/api/games/{id}"), Some(other), None)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{view}");
+        assert_eq!(
+            view["version"],
+            version + 1,
+            "{action} acknowledged by one server, not in the other's answer"
+        );
+    }
+}
