@@ -530,6 +530,9 @@ fn watch(
     let mut said = engine.said_count(id).ok()?;
     let client = engine.client().clone();
     let mut awaiting_join = remote.invite_code.is_some();
+    // While it waits for its opponents, the poll also answers once every seat is filled, even
+    // if the last join came before the poll began (a join moves no version).
+    let seats = engine.game(id).ok()?.seat_count();
     Some(tokio::spawn(async move {
         // While the server does not answer, the screen says so (a device waiting for its
         // opponent's move used to show nothing of an outage); once it answers again, the
@@ -541,7 +544,7 @@ fn watch(
                     &remote.server,
                     &remote.remote_id,
                     &remote.token,
-                    (after, said),
+                    (after, said, awaiting_join.then(|| seats - 1)),
                     // While down, a short poll: its answer says at once that it is back.
                     Duration::from_secs(if down { 1 } else { 25 }),
                 )

@@ -384,17 +384,19 @@ impl Client {
     }
 
     /// Long-polls until the version passes `after`, more than `said` phrases have been sent,
-    /// or `timeout` (at most 30 s) passes.
+    /// more than `joined` seats are filled (when given: a join moves no version), or `timeout`
+    /// (at most 30 s) passes.
     pub async fn wait(
         &self,
         server: &str,
         id: &str,
         token: &str,
-        (after, said): (usize, usize),
+        (after, said, joined): (usize, usize, Option<usize>),
         timeout: Duration,
     ) -> Result<ServerView, SyncError> {
+        let joined = joined.map_or(String::new(), |n| format!("&joined={n}"));
         let url = format!(
-            "{server}/api/games/{id}/wait?after={after}&said={said}&timeout={}",
+            "{server}/api/games/{id}/wait?after={after}&said={said}{joined}&timeout={}",
             timeout.as_secs().clamp(1, 30)
         );
         self.send(self.http.get(url).bearer_auth(token)).await
@@ -814,7 +816,7 @@ impl Correspondence {
     /// mirrors it; true if anything changed.
     pub async fn wait(&mut self, id: GameId, timeout: Duration) -> Result<bool, SyncError> {
         let remote = self.remote(id)?;
-        let known = (self.known_version(id)?, self.said_count(id)?);
+        let known = (self.known_version(id)?, self.said_count(id)?, None);
         let view = self
             .client
             .wait(

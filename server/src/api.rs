@@ -153,6 +153,8 @@ struct WaitQuery {
     after: usize,
     /// Also answer once more phrases than this have been sent.
     said: Option<usize>,
+    /// Also answer once more seats than this are filled (a join moves no version).
+    joined: Option<usize>,
     /// Seconds, at most 30 (the default).
     timeout: Option<u64>,
 }
@@ -166,7 +168,12 @@ async fn wait(
     let Query(q) = query.map_err(|e| ApiError::bad_request("bad-query", &e.body_text()))?;
     let (gid, seat) = s.games.authorize(bearer(&headers), Some(&id)).await?;
     let timeout = Duration::from_secs(q.timeout.unwrap_or(30).min(30));
-    Ok(Json(s.games.wait(&gid, seat, q.after, q.said, timeout).await?).into_response())
+    Ok(Json(
+        s.games
+            .wait(&gid, seat, (q.after, q.said, q.joined), timeout)
+            .await?,
+    )
+    .into_response())
 }
 
 #[derive(Deserialize)]

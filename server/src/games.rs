@@ -1111,8 +1111,7 @@ impl Games {
         &self,
         game_id: &str,
         seat: u8,
-        after: usize,
-        said: Option<usize>,
+        (after, said, joined): (usize, Option<usize>, Option<usize>),
         timeout: Duration,
     ) -> Result<SeatView, ApiError> {
         // Listening starts before the first look, so that no change falls between the two.
@@ -1125,7 +1124,11 @@ impl Games {
         };
         let result = async {
             let view = self.view(game_id, seat).await?;
-            if view.version > after || said.is_some_and(|n| view.said_count > n) {
+            let filled = view.seats_filled.iter().filter(|f| **f).count();
+            if view.version > after
+                || said.is_some_and(|n| view.said_count > n)
+                || joined.is_some_and(|n| filled > n)
+            {
                 return Ok(view);
             }
             let _ = tokio::time::timeout(timeout.min(MAX_WAIT), rx.changed()).await;

@@ -484,6 +484,29 @@ async fn a_long_poll_returns_when_the_opponent_moves() {
     assert_eq!((status, code(&err)), (StatusCode::BAD_REQUEST, "bad-query"));
 }
 
+/// A join moves no version: a creator's long poll that began after the join (the join came
+/// first) still answers at once when it says how many seats it knew filled (issue 40; it
+/// waited out its 30 s, and the creator's screen went on saying it waited for an opponent).
+#[tokio::test]
+async fn a_long_poll_begun_after_the_join_answers_it_at_once() {
+    let s = server().await;
+    let (id, red, _black) = s.game().await;
+    let (status, view) = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        s.call(
+            "GET",
+            &format!("/api/games/{id}/wait?after=0&said=0&joined=1&timeout=30"),
+            Some(&red),
+            None,
+        ),
+    )
+    .await
+    .expect("the long poll answers the join it missed");
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(view["seats_filled"], json!([true, true]));
+    assert_eq!(view["version"], 0, "no version moved");
+}
+
 #[tokio::test]
 async fn my_games_lists_my_turn_first_then_the_nearest_deadline() {
     let s = server().await;
