@@ -69,7 +69,7 @@ impl ApiError {
         Self::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "storage",
-            "the move was not saved; try again",
+            "the database did not answer; try again",
         )
     }
     /// A refused action, with core's stable code.

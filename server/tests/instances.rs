@@ -523,3 +523,117 @@ async fn with_its_listening_connection_cut_a_server_still_answers_every_acknowle
         );
     }
 }
+
+/// PostgreSQL drops every connection again and again while eight games are played at once
+/// on two servers (as when the database restarts under load): each request is answered — a
+/// move, or a retryable `503 storage` — and never hangs, and the database ends with exactly
+/// the moves that were acknowledged (issue 40).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn under_load_a_database_dropping_every_connection_loses_no_acknowledged_move() {
+    let db = testdb::TestDb::postgres();
+    let (a, b) = (instance(&db).await, instance(&db).await);
+    let name = db.database_name().unwrap().to_owned();
+    let acknowledged_total = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    // The games first (their creation is not what this test is about), then the play.
+    let mut games = Vec::new();
+    for _ in 0..8 {
+        games.push(game(&a, &b).await);
+    }
+    let mut players = Vec::new();
+    for (g, (id, red, black)) in games.into_iter().enumerate() {
+        let servers = [a.clone(), b.clone()];
+        let total = acknowledged_total.clone();
+        let name = name.clone();
+        players.push(tokio::spawn(async move {
+            let tokens = [red, black];
+            let mut acknowledged: Vec<String> = Vec::new();
+            let mut refusals = 0;
+            while acknowledged.len() < 12 {
+                let seat = acknowledged.len() % 2;
+                let server = &servers[(g + acknowledged.len()) % 2];
+                // The seat's legal moves, as the server says (a read may fail too).
+                let (status, view) = server
+                    .call(
+                        "GET",
+                        &format!("/api/games/{id}"),
+                        Some(&tokens[seat]),
+                        None,
+                    )
+                    .await;
+                if status != StatusCode::OK {
+                    assert_eq!(
+                        (status, code(&view)),
+                        (StatusCode::SERVICE_UNAVAILABLE, "storage"),
+                        "{view}"
+                    );
+                    refusals += 1;
+                    assert!(
+                        refusals < 200,
+                        "the servers never got their connections back"
+                    );
+                    continue;
+                }
+                if view["to_act"]["kind"] == "over" {
+                    break;
+                }
+                let version = view["version"].as_u64().unwrap();
+                assert_eq!(version as usize, acknowledged.len(), "{view}");
+                let action = view["legal_actions"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .find(|a| !a.contains("resign") && !a.contains("draw"))
+                    .unwrap()
+                    .to_owned();
+                // A client retries with the same id until it hears an answer.
+                loop {
+                    let (status, answer) = server
+                        .act(&id, &tokens[seat], version, &action, &format!("m{version}"))
+                        .await;
+                    if status == StatusCode::OK {
+                        break;
+                    }
+                    assert_eq!(
+                        (status, code(&answer)),
+                        (StatusCode::SERVICE_UNAVAILABLE, "storage"),
+                        "a dropped connection is a retryable storage error: {answer}"
+                    );
+                    refusals += 1;
+                    assert!(
+                        refusals < 200,
+                        "the servers never got their connections back"
+                    );
+                }
+                acknowledged.push(action);
+                // Every fifth move acknowledged anywhere, every connection ends at once.
+                if total.fetch_add(1, std::sync::atomic::Ordering::SeqCst) % 5 == 4 {
+                    testdb::admin(&format!(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                         WHERE datname = '{name}'"
+                    ));
+                }
+            }
+            (id, tokens, acknowledged)
+        }));
+    }
+    let mut played = Vec::new();
+    for player in players {
+        played.push(player.await.unwrap());
+    }
+    // A server started afterwards reads exactly the acknowledged moves of every game.
+    let fresh = instance(&db).await;
+    for (id, tokens, acknowledged) in played {
+        let (status, view) = fresh
+            .call("GET", &format!("/api/games/{id}"), Some(&tokens[0]), None)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{view}");
+        let recorded: Vec<&str> = view["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["action"].as_str().unwrap())
+            .collect();
+        assert_eq!(recorded, acknowledged, "game {id}");
+    }
+}
