@@ -29,6 +29,25 @@ async fn instance(db: &testdb::TestDb) -> Instance {
 }
 
 impl Instance {
+    /// Sends a move as a client does while the database drops its connections: again with the
+    /// same id after each retryable `503 storage`, until it is acknowledged; returns the answer.
+    async fn act_until_answered(&self, id: &str, token: &str, version: u64, action: &str) -> Value {
+        for _ in 0..200 {
+            let (status, answer) = self
+                .act(id, token, version, action, &format!("m{version}"))
+                .await;
+            if status == StatusCode::OK {
+                return answer;
+            }
+            assert_eq!(
+                (status, code(&answer)),
+                (StatusCode::SERVICE_UNAVAILABLE, "storage"),
+                "a dropped connection is a retryable storage error: {answer}"
+            );
+        }
+        panic!("the servers never got their connections back");
+    }
+
     async fn call(
         &self,
         method: &str,
@@ -247,27 +266,8 @@ async fn moves_acknowledged_before_the_database_drops_every_connection_are_kept(
                 &black
             };
             let server = if version.is_multiple_of(2) { &a } else { &b };
-            // A client retries with the same id until it hears an answer.
-            let mut refusals = 0;
-            loop {
-                let (status, view) = server
-                    .act(&id, token, version, action, &format!("m{version}"))
-                    .await;
-                if status == StatusCode::OK {
-                    assert_eq!(view["applied_version"], version + 1, "{view}");
-                    break;
-                }
-                assert_eq!(
-                    (status, code(&view)),
-                    (StatusCode::SERVICE_UNAVAILABLE, "storage"),
-                    "a dropped connection is a retryable storage error: {view}"
-                );
-                refusals += 1;
-                assert!(
-                    refusals < 40,
-                    "the servers never got their connections back"
-                );
-            }
+            let view = server.act_until_answered(&id, token, version, action).await;
+            assert_eq!(view["applied_version"], version + 1, "{view}");
             acknowledged.push(*action);
         }
         // Every connection to the database ends at once (as when it restarts).
@@ -586,25 +586,9 @@ async fn under_load_a_database_dropping_every_connection_loses_no_acknowledged_m
                     .find(|a| !a.contains("resign") && !a.contains("draw"))
                     .unwrap()
                     .to_owned();
-                // A client retries with the same id until it hears an answer.
-                loop {
-                    let (status, answer) = server
-                        .act(&id, &tokens[seat], version, &action, &format!("m{version}"))
-                        .await;
-                    if status == StatusCode::OK {
-                        break;
-                    }
-                    assert_eq!(
-                        (status, code(&answer)),
-                        (StatusCode::SERVICE_UNAVAILABLE, "storage"),
-                        "a dropped connection is a retryable storage error: {answer}"
-                    );
-                    refusals += 1;
-                    assert!(
-                        refusals < 200,
-                        "the servers never got their connections back"
-                    );
-                }
+                server
+                    .act_until_answered(&id, &tokens[seat], version, &action)
+                    .await;
                 acknowledged.push(action);
                 // Every fifth move acknowledged anywhere, every connection ends at once.
                 if total.fetch_add(1, std::sync::atomic::Ordering::SeqCst) % 5 == 4 {
