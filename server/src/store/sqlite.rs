@@ -41,6 +41,21 @@ pub struct SqliteStore {
     path: PathBuf,
     jobs: mpsc::Sender<Job>,
     readers: Arc<Mutex<Vec<Connection>>>,
+    /// The writer thread, joined when the store is dropped.
+    writer: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for SqliteStore {
+    /// Closes the writer's queue and waits for it to finish what it holds and close the file:
+    /// a store dropped is closed (a process that opens stores one after another, as the
+    /// fuzzer does, keeps no writer thread and connection behind).
+    fn drop(&mut self) {
+        let (closed, _) = mpsc::channel(1);
+        drop(std::mem::replace(&mut self.jobs, closed));
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
+        }
+    }
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -54,7 +69,7 @@ impl SqliteStore {
     pub fn open(path: &Path) -> Result<SqliteStore, String> {
         let conn = migrate(path)?;
         let (jobs, rx) = mpsc::channel::<Job>(4096);
-        std::thread::Builder::new()
+        let writer = std::thread::Builder::new()
             .name("qiguan-writer".into())
             .spawn(move || writer_loop(conn, rx))
             .map_err(|e| format!("cannot start the writer thread: {e}"))?;
@@ -62,6 +77,7 @@ impl SqliteStore {
             path: path.to_owned(),
             jobs,
             readers: Arc::default(),
+            writer: Some(writer),
         })
     }
 
