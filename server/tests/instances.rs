@@ -29,6 +29,20 @@ async fn instance(db: &testdb::TestDb) -> Instance {
 }
 
 impl Instance {
+    /// The actions this server reads as the game's record (a game without hidden pieces).
+    async fn recorded(&self, id: &str, token: &str) -> Vec<String> {
+        let (status, view) = self
+            .call("GET", &format!("/api/games/{id}"), Some(token), None)
+            .await;
+        assert_eq!(status, StatusCode::OK, "{view}");
+        view["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["action"].as_str().unwrap().to_owned())
+            .collect()
+    }
+
     /// Sends a move as a client does while the database drops its connections: again with the
     /// same id after each retryable `503 storage`, until it is acknowledged; returns the answer.
     async fn act_until_answered(&self, id: &str, token: &str, version: u64, action: &str) -> Value {
@@ -278,17 +292,7 @@ async fn moves_acknowledged_before_the_database_drops_every_connection_are_kept(
     }
     // A server that starts now reads exactly the acknowledged moves.
     let fresh = instance(&db).await;
-    let (status, view) = fresh
-        .call("GET", &format!("/api/games/{id}"), Some(&red), None)
-        .await;
-    assert_eq!(status, StatusCode::OK, "{view}");
-    let recorded: Vec<&str> = view["actions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["action"].as_str().unwrap())
-        .collect();
-    assert_eq!(recorded, acknowledged);
+    assert_eq!(fresh.recorded(&id, &red).await, acknowledged);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -608,16 +612,10 @@ async fn under_load_a_database_dropping_every_connection_loses_no_acknowledged_m
     // A server started afterwards reads exactly the acknowledged moves of every game.
     let fresh = instance(&db).await;
     for (id, tokens, acknowledged) in played {
-        let (status, view) = fresh
-            .call("GET", &format!("/api/games/{id}"), Some(&tokens[0]), None)
-            .await;
-        assert_eq!(status, StatusCode::OK, "{view}");
-        let recorded: Vec<&str> = view["actions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a["action"].as_str().unwrap())
-            .collect();
-        assert_eq!(recorded, acknowledged, "game {id}");
+        assert_eq!(
+            fresh.recorded(&id, &tokens[0]).await,
+            acknowledged,
+            "game {id}"
+        );
     }
 }
