@@ -201,6 +201,7 @@ impl GameStorage for MemoryStorage {
             options: new.options.clone(),
             setup: new.setup.clone(),
             actions: dealt.to_vec(),
+            fair: None,
         };
         let summary = GameSummary {
             id,

@@ -122,6 +122,9 @@ pub struct ServerView {
     /// For a phrase this device sent: its number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub said_seq: Option<usize>,
+    /// Provably fair chance: the server's commitment, the draws, the seed once it is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fair: Option<qiguan_core::fair::Fairness>,
 }
 
 /// A preset phrase as the server forwards it.
@@ -318,8 +321,10 @@ impl Client {
             .iter()
             .map(|(seat, strength)| json!({"seat": seat, "strength": strength}))
             .collect();
+        // A fresh random contribution to a deal the game may start with (flip mode).
         let body = json!({"game": game, "options": options, "seat": seat, "bots": bots,
-                          "days_per_move": days_per_move, "name": name});
+                          "days_per_move": days_per_move, "name": name,
+                          "contribution": new_action_id()});
         self.send(self.http.post(format!("{server}/api/games")).json(&body))
             .await
     }
@@ -329,7 +334,8 @@ impl Client {
         self.send(
             self.http
                 .post(format!("{server}/api/join"))
-                .json(&json!({"invite_code": code, "name": name})),
+                .json(&json!({"invite_code": code, "name": name,
+                               "contribution": new_action_id()})),
         )
         .await
     }
@@ -354,7 +360,10 @@ impl Client {
         client_action_id: &str,
         action: &str,
     ) -> Result<ServerView, SyncError> {
-        let body = json!({"expected_version": expected_version, "client_action_id": client_action_id, "action": action});
+        // The action's id is random and never reused: it is also this seat's contribution to
+        // the chance the action brings about (a roll), so that a resend carries the same one.
+        let body = json!({"expected_version": expected_version, "client_action_id": client_action_id,
+                          "action": action, "contribution": client_action_id});
         self.send(
             self.http
                 .post(format!("{server}/api/games/{id}/actions"))
@@ -1046,6 +1055,7 @@ fn replay(view: &ServerView, actions: &[RecordEntry]) -> Result<AnyMatch, SyncEr
         options: view.options.clone(),
         setup: view.setup.clone(),
         actions: actions.to_vec(),
+        fair: view.fair.clone(),
     };
     AnyMatch::from_record(&record).map_err(|e| SyncError::Protocol(e.to_string()))
 }

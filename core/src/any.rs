@@ -145,6 +145,58 @@ impl AnyMatch {
         each!(self, m => m.resolve_chance(pick))
     }
 
+    /// Makes the match deal its chance from `dealer` (see [`Match::deal_with`]).
+    pub fn deal_with(&mut self, dealer: crate::fair::Dealer) -> Result<(), String> {
+        each!(self, m => m.deal_with(dealer))
+    }
+
+    /// Plays every authority action now due from the dealer's seed and these contributions
+    /// (see [`Match::resolve_chance_fairly`]).
+    pub fn resolve_chance_fairly(
+        &mut self,
+        contributions: &[String],
+    ) -> Result<Vec<RecordEntry>, ActionError> {
+        each!(self, m => m.resolve_chance_fairly(contributions))
+    }
+
+    /// Applies a chance action drawn before with these contributions (see
+    /// [`Match::apply_drawn`]).
+    pub fn apply_drawn(
+        &mut self,
+        text: &str,
+        contributions: Vec<String>,
+    ) -> Result<(), ActionError> {
+        each!(self, m => m.apply_drawn(text, contributions))
+    }
+
+    /// Whether the authority resolves chance in this game (dice, a flip-mode deal): such a game
+    /// commits to a seed when it is created.
+    pub fn has_chance(&self) -> bool {
+        match self {
+            AnyMatch::Aeroplane(_) => true,
+            AnyMatch::Junqi(m) => m.game().flip(),
+            _ => false,
+        }
+    }
+
+    /// The scheme's public part (see [`Match::fairness`]).
+    pub fn fairness(&self) -> Option<crate::fair::Fairness> {
+        each!(self, m => m.fairness())
+    }
+
+    /// Checks a record's chance actions against `dealer`, replaying it as its own game.
+    pub(crate) fn check_draws(
+        record: &Record,
+        dealer: &crate::fair::Dealer,
+    ) -> Result<(), crate::fair::Failure> {
+        match record.game {
+            GameKind::Xiangqi => Match::<Xiangqi>::check_draws(record, dealer),
+            GameKind::Junqi => Match::<Junqi>::check_draws(record, dealer),
+            GameKind::Aeroplane => Match::<Aeroplane>::check_draws(record, dealer),
+            GameKind::SeaLandAir => Match::<SeaLandAir>::check_draws(record, dealer),
+        }
+    }
+
     /// Whether the authority can fill seats of this game with computer players.
     pub fn has_computer_players(kind: GameKind) -> bool {
         matches!(

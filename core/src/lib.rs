@@ -63,6 +63,7 @@ pub mod action;
 pub mod aeroplane;
 pub mod any;
 pub mod deploy;
+pub mod fair;
 pub mod game;
 pub mod graph;
 pub mod junqi;

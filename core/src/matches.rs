@@ -1,6 +1,7 @@
 //! [`Match`]: a game plus what every game shares — resignation, draw offers, the record.
 
 use crate::action::Action;
+use crate::fair::{Dealer, Draw, Failure, Fairness};
 use crate::game::{
     Actor, Audience, EndReason, IllegalMove, Outcome, Rules, SetupError, ToAct, Told, Viewer,
 };
@@ -23,6 +24,10 @@ pub struct Match<G: Rules> {
     /// Each seat's own move count when it last offered a draw.
     offered_at: Vec<Option<usize>>,
     ended: Option<Outcome>,
+    /// The commitment and draws of provably fair chance, if the authority committed.
+    fair: Option<Fairness>,
+    /// The authority's secret seed: only where this match is the authority's.
+    dealer: Option<Dealer>,
 }
 
 /// A standing draw offer.
@@ -96,6 +101,8 @@ pub enum ActionError {
     NothingToClaim,
     /// The action's text could not be read, and why.
     Unreadable(String),
+    /// Fair chance was asked of a match whose authority holds no seed.
+    NoDealer,
 }
 
 impl ActionError {
@@ -111,6 +118,7 @@ impl ActionError {
             ActionError::NotASeat => "not-a-seat",
             ActionError::NothingToClaim => "nothing-to-claim",
             ActionError::Unreadable(_) => "unreadable-action",
+            ActionError::NoDealer => "no-dealer",
         }
     }
 }
@@ -128,6 +136,7 @@ impl fmt::Display for ActionError {
             ActionError::NothingToClaim => {
                 f.write_str("a timeout can only be claimed against the seat to act")
             }
+            ActionError::NoDealer => f.write_str("this game's authority holds no seed"),
             ActionError::Unreadable(why) => write!(f, "cannot read the action: {why}"),
         }
     }
@@ -168,7 +177,34 @@ impl<G: Rules> Match<G> {
             moves_by: vec![0; seats],
             offered_at: vec![None; seats],
             ended: None,
+            fair: None,
+            dealer: None,
         }
+    }
+
+    /// Makes this match deal its chance from `dealer` ([`Match::resolve_chance_fairly`]):
+    /// the commitment goes into views and the record from now on. Refused if the match
+    /// already carries another commitment.
+    pub fn deal_with(&mut self, dealer: Dealer) -> Result<(), String> {
+        match &self.fair {
+            Some(fair) if fair.commitment != dealer.commitment() => {
+                return Err("the seed is not the one this game committed to".into());
+            }
+            Some(_) => {}
+            None => self.fair = Some(Fairness::committed(dealer.commitment())),
+        }
+        self.dealer = Some(dealer);
+        Ok(())
+    }
+
+    /// The scheme's public part: the commitment, every draw, and the seed once the game is
+    /// over (revealed only by the authority's own match, which holds it).
+    pub fn fairness(&self) -> Option<Fairness> {
+        let mut fair = self.fair.clone()?;
+        if let Some(dealer) = self.dealer.as_ref().filter(|_| self.outcome().is_some()) {
+            fair.seed = Some(dealer.seed_hex());
+        }
+        Some(fair)
     }
 
     /// Returns the game's state, for code that runs inside the authority (bots, the app's
@@ -243,6 +279,49 @@ impl<G: Rules> Match<G> {
             return None;
         }
         self.game.chance(pick).map(Action::Play)
+    }
+
+    /// Plays every authority action now due (a deal, a die) from the dealer's seed and these
+    /// contributions (see [`crate::fair`]), recording each draw, and returns the record entries
+    /// added. Refused without a dealer ([`Match::deal_with`]).
+    pub fn resolve_chance_fairly(
+        &mut self,
+        contributions: &[String],
+    ) -> Result<Vec<RecordEntry>, ActionError> {
+        let before = self.actions.len();
+        loop {
+            let (Some(dealer), Some(fair)) = (&self.dealer, &self.fair) else {
+                return Err(ActionError::NoDealer);
+            };
+            let mut stream = dealer.stream(fair.draws.len(), contributions);
+            let Some(action) = self.chance(&mut |n| stream.below(n)) else {
+                break;
+            };
+            let ply = self.actions.len();
+            self.apply(Actor::Authority, &action)?;
+            if let Some(fair) = &mut self.fair {
+                fair.draws.push(Draw {
+                    ply,
+                    contributions: contributions.to_vec(),
+                });
+            }
+        }
+        Ok(self.actions[before..].to_vec())
+    }
+
+    /// Applies a chance action the authority drew before (read back from its store) with the
+    /// contributions it was drawn from, recording the draw.
+    pub fn apply_drawn(
+        &mut self,
+        text: &str,
+        contributions: Vec<String>,
+    ) -> Result<(), ActionError> {
+        let ply = self.actions.len();
+        self.apply_text(Actor::Authority, text)?;
+        if let Some(fair) = &mut self.fair {
+            fair.draws.push(Draw { ply, contributions });
+        }
+        Ok(())
     }
 
     /// Plays every authority action now due (a deal, a die), drawing with `pick`, and returns
@@ -427,7 +506,35 @@ impl<G: Rules> Match<G> {
             options: to_value(self.game.options()),
             setup: to_value(&self.game.setup()),
             actions: self.actions.clone(),
+            fair: self.fairness(),
         }
+    }
+
+    /// Replays `record` checking each chance action against the draw `dealer` gives (the
+    /// draws' places were checked by [`crate::fair::verify`]).
+    pub(crate) fn check_draws(record: &Record, dealer: &Dealer) -> Result<(), Failure> {
+        let mut start = record.clone();
+        start.actions.clear();
+        start.fair = None;
+        let mut game = Self::from_record(&start).map_err(|e| crate::fair::unplayable(0, e))?;
+        let draws = record.fair.as_ref().map_or(&[][..], |f| &f.draws[..]);
+        let mut next = 0;
+        for (ply, entry) in record.actions.iter().enumerate() {
+            if entry.by == Actor::Authority {
+                let contributions = draws.get(next).map_or(&[][..], |d| &d.contributions[..]);
+                let mut stream = dealer.stream(next, contributions);
+                let derived = game
+                    .chance(&mut |n| stream.below(n))
+                    .map_or_else(|| "nothing to draw".into(), |a| a.to_string());
+                if derived != entry.action {
+                    return Err(crate::fair::mismatch(next, ply, &entry.action, &derived));
+                }
+                next += 1;
+            }
+            game.apply_text(entry.by, &entry.action)
+                .map_err(|e| crate::fair::unplayable(ply, e))?;
+        }
+        Ok(())
     }
 
     /// Replays a record to the exact match it describes.
@@ -460,6 +567,19 @@ impl<G: Rules> Match<G> {
                     reason: e.to_string(),
                 })?;
         }
+        // The record's commitment and draws come with it; a revealed seed (a finished game,
+        // or the authority's own copy) makes the replay the authority's again.
+        game.fair = record.fair.clone();
+        game.dealer = record
+            .fair
+            .as_ref()
+            .and_then(|f| Dealer::from_hex(f.seed.as_deref()?).ok())
+            .filter(|d| {
+                record
+                    .fair
+                    .as_ref()
+                    .is_some_and(|f| f.commitment == d.commitment())
+            });
         Ok(game)
     }
 }

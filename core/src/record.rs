@@ -1,5 +1,6 @@
 //! Game records: everything needed to replay a game exactly, as versioned JSON.
 
+use crate::fair::Fairness;
 use crate::game::{Actor, GameKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -21,6 +22,11 @@ pub struct Record {
     pub setup: serde_json::Value,
     /// Every action, in order.
     pub actions: Vec<RecordEntry>,
+    /// Provably fair chance: the authority's commitment, each draw's contributions, and the
+    /// seed once the game is over (see [`crate::fair`]). None in games without chance and in
+    /// games recorded before the scheme.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fair: Option<Fairness>,
 }
 
 /// One action in a record.

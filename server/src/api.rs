@@ -107,6 +107,9 @@ struct JoinRequest {
     /// The joining player's name, shown to the other seats.
     #[serde(default)]
     name: String,
+    /// The joiner's random contribution to a deal made when the game starts (flip mode).
+    #[serde(default)]
+    contribution: Option<String>,
 }
 
 async fn join(
@@ -116,7 +119,12 @@ async fn join(
     if req.invite_code.len() > 64 {
         return Err(ApiError::not_found("unknown-invite", "no such invite code"));
     }
-    Ok(Json(s.games.join(&req.invite_code, &req.name).await?).into_response())
+    Ok(Json(
+        s.games
+            .join(&req.invite_code, &req.name, req.contribution.as_deref())
+            .await?,
+    )
+    .into_response())
 }
 
 async fn read(

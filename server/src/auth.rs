@@ -22,6 +22,12 @@ pub fn pick(n: usize) -> usize {
     qiguan_core::uniform_index(n, || u64::from_le_bytes(random::<8>()))
 }
 
+/// Returns a 256-bit seed from the operating system's CSPRNG: what a game's chance is drawn
+/// from (see `qiguan_core::fair`).
+pub fn random_seed() -> [u8; 32] {
+    random::<32>()
+}
+
 /// Returns 64 bits from the operating system's CSPRNG: the choices of the server's computer
 /// players.
 pub fn seed() -> u64 {

@@ -9,6 +9,7 @@ use crate::error::ApiError;
 use crate::store::{Change, Store, StoreError, StoredGame, Write};
 use lru::LruCache;
 use qiguan_core::Strength;
+use qiguan_core::fair::{self, Dealer, Fairness};
 use qiguan_core::{Actor, AnyMatch, GameKind, Record, RecordEntry, Seat, ToAct, Viewer};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -54,6 +55,8 @@ struct GameState {
     said: Vec<Said>,
     /// Each sent phrase's `seq` by its seat and the sender's id for it.
     said_ids: HashMap<(u8, String), usize>,
+    /// Each seat's contribution to a deal made once every seat is taken (fair chance).
+    contributions: Vec<Option<String>>,
 }
 
 /// A preset phrase one seat sent the others.
@@ -162,6 +165,10 @@ pub struct CreateGame {
     /// The creator's name, shown to the other seats (at most 40 characters; may be empty).
     #[serde(default)]
     pub name: String,
+    /// The creator's random contribution to a deal made when the game starts (Junqi's flip
+    /// mode; see docs/protocol.md, "Provably fair chance").
+    #[serde(default)]
+    pub contribution: Option<String>,
 }
 
 /// Reads an integer field as JSON Schema counts integers: any number without a fractional
@@ -234,6 +241,9 @@ pub struct SubmitAction {
     pub client_action_id: String,
     /// The action's text: a move in the game's notation, or resign, offer-draw, …
     pub action: String,
+    /// The seat's random contribution to the chance this action brings about (a roll).
+    #[serde(default)]
+    pub contribution: Option<String>,
 }
 
 /// A preset phrase submitted by a seat.
@@ -286,6 +296,10 @@ pub struct SeatView {
     /// For a submitted phrase: its `seq` (also when it was a repeat).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub said_seq: Option<usize>,
+    /// Provably fair chance, in games with chance: the commitment from the start, every draw's
+    /// contributions, and the seed once the game is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fair: Option<Fairness>,
 }
 
 impl GameState {
@@ -335,6 +349,7 @@ impl GameState {
             said: self.said[self.said.len().saturating_sub(SAID_IN_VIEW)..].to_vec(),
             said_count: self.said.len(),
             said_seq: None,
+            fair: self.game.fairness(),
         }
     }
 }
@@ -349,8 +364,14 @@ fn rebuild(g: StoredGame) -> Result<GameState, String> {
         options: serde_json::from_str(&g.options).map_err(|e| e.to_string())?,
         setup: serde_json::from_str(&g.setup).map_err(|e| e.to_string())?,
         actions: Vec::new(),
+        fair: None,
     };
-    let game = AnyMatch::from_record(&start).map_err(|e| format!("game {}: {e}", g.id))?;
+    let mut game = AnyMatch::from_record(&start).map_err(|e| format!("game {}: {e}", g.id))?;
+    if let Some(seed) = &g.chance_seed {
+        let dealer = Dealer::from_hex(seed).map_err(|e| format!("game {}: {e}", g.id))?;
+        game.deal_with(dealer)
+            .map_err(|e| format!("game {}: {e}", g.id))?;
+    }
     let start = game.record();
     let seats = game.seat_count();
     let mut state = GameState {
@@ -366,6 +387,7 @@ fn rebuild(g: StoredGame) -> Result<GameState, String> {
         client_ids: HashMap::new(),
         said: Vec::new(),
         said_ids: HashMap::new(),
+        contributions: vec![None; seats],
     };
     absorb(&mut state, g)?;
     Ok(state)
@@ -388,10 +410,15 @@ fn absorb(state: &mut GameState, g: StoredGame) -> Result<(), String> {
     for (i, a) in g.actions.into_iter().enumerate() {
         let ply = from + i;
         let by: Actor = a.actor.parse().map_err(|e| format!("game {}: {e}", g.id))?;
-        state
-            .game
-            .apply_text(by, &a.action)
-            .map_err(|e| format!("game {}: action {ply} {:?}: {e}", g.id, a.action))?;
+        let applied = match (&a.contributions, by) {
+            (Some(json), Actor::Authority) => {
+                let contributions: Vec<String> = serde_json::from_str(json)
+                    .map_err(|e| format!("game {}: action {ply}'s contributions: {e}", g.id))?;
+                state.game.apply_drawn(&a.action, contributions)
+            }
+            _ => state.game.apply_text(by, &a.action),
+        };
+        applied.map_err(|e| format!("game {}: action {ply} {:?}: {e}", g.id, a.action))?;
         if let (Some(id), Actor::Seat(seat)) = (a.client_action_id, by) {
             let sent = a.sent.unwrap_or(a.action);
             state
@@ -405,6 +432,12 @@ fn absorb(state: &mut GameState, g: StoredGame) -> Result<(), String> {
         if let Some(slot) = state.seats.get_mut(seat as usize) {
             *slot = Some(hash);
             state.names[seat as usize] = name;
+        }
+    }
+    state.contributions.fill(None);
+    for (seat, contribution) in g.contributions {
+        if let Some(slot) = state.contributions.get_mut(seat as usize) {
+            *slot = Some(contribution);
         }
     }
     state.bots.fill(None);
@@ -633,16 +666,26 @@ impl Games {
                 "days_per_move must be 1 to 14",
             ));
         }
+        well_formed(req.contribution.as_deref())?;
         let mut game = AnyMatch::new(req.game, &req.options, &serde_json::Value::Null)
             .map_err(|e| ApiError::invalid("bad-options", &e.to_string()))?;
-        // The server is the dealer: a flip-mode deal happens before anyone sees the game.
-        game.resolve_chance(&mut auth::pick)
-            .map_err(|_| ApiError::internal())?;
         let count = game.seat_count();
         if req.seat as usize >= count {
             return Err(ApiError::invalid("bad-seat", "no such seat in this game"));
         }
         let bots = bot_seats(&req, count)?;
+        // The server is the dealer and rolls the dice: it commits to its seed now, before any
+        // seat has sent anything (see docs/protocol.md, "Provably fair chance").
+        let dealer = game.has_chance().then(|| Dealer::new(auth::random_seed()));
+        if let Some(dealer) = &dealer {
+            game.deal_with(dealer.clone())
+                .map_err(|_| ApiError::internal())?;
+        }
+        // A deal (flip mode) is drawn once every seat is taken, from every seat's contribution.
+        let mut contributions = vec![None; count];
+        if game.to_act() == ToAct::Chance {
+            contributions[req.seat as usize] = Some(contribution(req.contribution.as_deref())?);
+        }
         let id = auth::new_game_id();
         let token = auth::new_token();
         let token_hash = auth::hash(&token);
@@ -652,6 +695,7 @@ impl Games {
         // With every other seat the computer's, the game starts at once.
         let full = filled(&seats, &bots);
         if full {
+            deal(&mut game, &contributions)?;
             game = play_bots(game, &bots).await?;
         }
         let deadline = (full && game.outcome().is_none()).then(|| now + req.days_per_move * DAY_MS);
@@ -663,6 +707,7 @@ impl Games {
             setup: record.setup.to_string(),
             days_per_move: req.days_per_move,
             created_at: now,
+            chance_seed: dealer.as_ref().map(Dealer::seed_hex),
         }];
         writes.extend(action_writes(&id, &game, 0, None, now));
         writes.push(Write::Seat {
@@ -670,6 +715,7 @@ impl Games {
             seat: req.seat,
             token_hash,
             name: name.clone(),
+            contribution: contributions[req.seat as usize].clone(),
             at: now,
         });
         for (seat, strength) in bots.iter().enumerate() {
@@ -718,6 +764,7 @@ impl Games {
             client_ids: HashMap::new(),
             said: Vec::new(),
             said_ids: HashMap::new(),
+            contributions,
         };
         let slot = Arc::new(Slot {
             state: Arc::new(tokio::sync::Mutex::new(state)),
@@ -740,8 +787,14 @@ impl Games {
 
     /// Takes the seat an invite code is for, once: of two joins with one code, on one process
     /// or two, the store lets one through.
-    pub async fn join(&self, code: &str, name: &str) -> Result<Joined, ApiError> {
+    pub async fn join(
+        &self,
+        code: &str,
+        name: &str,
+        contribution: Option<&str>,
+    ) -> Result<Joined, ApiError> {
         let name = player_name(name)?;
+        well_formed(contribution)?;
         let code_hash = auth::hash(&auth::normalize_code(code));
         let invite = self
             .store
@@ -755,7 +808,14 @@ impl Games {
         for n in 0..ATTEMPTS {
             let (slot, mut state, _) = self.lock(&invite.game_id, n).await?;
             let attempt = self
-                .join_once(&mut state, seat, invite.used, code_hash, &name)
+                .join_once(
+                    &mut state,
+                    seat,
+                    invite.used,
+                    code_hash,
+                    &name,
+                    contribution,
+                )
                 .await;
             drop(state);
             if let Some(result) = self.settle(&invite.game_id, &slot, attempt) {
@@ -833,6 +893,7 @@ impl Games {
             "bad-client-action-id",
             "client_action_id must be 1 to 64 characters",
         )?;
+        well_formed(req.contribution.as_deref())?;
         let key = (seat, req.client_action_id.clone());
         let sent = req.action.trim().to_owned();
         for n in 0..ATTEMPTS {
@@ -888,6 +949,7 @@ impl Games {
         invite_used: bool,
         code_hash: Hash,
         name: &str,
+        sent: Option<&str>,
     ) -> Attempt<(Hash, Joined)> {
         let used = || ApiError::gone("invite-used", "this invite has been used");
         if seat as usize >= state.seats.len() {
@@ -899,16 +961,32 @@ impl Games {
         if invite_used || state.seats.get(seat as usize).is_some_and(Option::is_some) {
             return Attempt::Done(Err(used()));
         }
+        // A deal to come takes every seat's contribution, each different.
+        let mut contributions = state.contributions.clone();
+        if state.game.to_act() == ToAct::Chance {
+            let mine = match contribution(sent) {
+                Ok(c) => c,
+                Err(e) => return Attempt::Done(Err(e)),
+            };
+            if contributions.iter().flatten().any(|c| *c == mine) {
+                return Attempt::Done(Err(reused()));
+            }
+            contributions[seat as usize] = Some(mine);
+        }
         let token = auth::new_token();
         let token_hash = auth::hash(&token);
         let now = self.now();
         let mut seats = state.seats.clone();
         seats[seat as usize] = Some(token_hash);
         let full = filled(&seats, &state.bots);
-        // The last person in starts the game: a computer player due first moves now.
+        // The last person in starts the game: the deal is drawn, and a computer player due
+        // first moves now.
         let mut game = state.game.clone();
         let before = game.version();
         if full {
+            if let Err(e) = deal(&mut game, &contributions) {
+                return Attempt::Done(Err(e));
+            }
             game = match play_bots(game, &state.bots).await {
                 Ok(g) => g,
                 Err(e) => return Attempt::Done(Err(e)),
@@ -924,6 +1002,7 @@ impl Games {
                 seat,
                 token_hash,
                 name: name.to_owned(),
+                contribution: contributions[seat as usize].clone(),
                 at: now,
             },
         ];
@@ -941,6 +1020,7 @@ impl Games {
             Err(Some(e)) => return Attempt::Done(Err(e)),
         }
         state.seats = seats;
+        state.contributions = contributions;
         state.names[seat as usize] = name.to_owned();
         state.game = game;
         state.deadline = deadline;
@@ -967,7 +1047,14 @@ impl Games {
         let game_id = state.id.clone();
         let game_id = game_id.as_str();
         if let Some((ply, first)) = state.client_ids.get(key) {
-            if *first != sent || req.expected_version != *ply {
+            // A roll sent again must carry the contribution it was drawn from: another one
+            // would be a second try at the same roll.
+            let drawn = state.game.fairness().and_then(|f| {
+                let draw = f.draws.into_iter().find(|d| d.ply == ply + 1)?;
+                draw.contributions.into_iter().next()
+            });
+            let other_contribution = drawn.is_some_and(|c| req.contribution.as_ref() != Some(&c));
+            if *first != sent || req.expected_version != *ply || other_contribution {
                 return Attempt::Done(Err(ApiError::conflict(
                     "action-id-reused",
                     "this client_action_id was used for another action",
@@ -1017,8 +1104,8 @@ impl Games {
         let ply = next.version() - 1;
         // Whatever chance the action brings about (a die to roll) is resolved and stored
         // with it, and so are the moves of computer players whose turn comes next.
-        if next.resolve_chance(&mut auth::pick).is_err() {
-            return Attempt::Done(Err(ApiError::internal()));
+        if let Err(e) = roll(&mut next, req.contribution.as_deref()) {
+            return Attempt::Done(Err(e));
         }
         let next = match play_bots(next, &state.bots).await {
             Ok(next) => next,
@@ -1278,8 +1365,13 @@ fn play_bots_now(game: &mut AnyMatch, bots: &[Option<Strength>]) -> Result<(), A
             };
             game.apply_text(Actor::Seat(seat), &action)
                 .map_err(|_| ApiError::internal())?;
-            game.resolve_chance(&mut auth::pick)
-                .map_err(|_| ApiError::internal())?;
+            // The computer's seat contributes nothing: its rolls come from the committed seed.
+            if game.fairness().is_some() {
+                game.resolve_chance_fairly(&[String::new()])
+            } else {
+                game.resolve_chance(&mut auth::pick)
+            }
+            .map_err(|_| ApiError::internal())?;
             acted = true;
         }
         if !acted {
@@ -1289,8 +1381,77 @@ fn play_bots_now(game: &mut AnyMatch, bots: &[Option<Strength>]) -> Result<(), A
     Err(ApiError::internal())
 }
 
+/// Reads a seat's contribution to a chance: required, and well formed.
+fn contribution(sent: Option<&str>) -> Result<String, ApiError> {
+    let text = sent.unwrap_or_default();
+    match fair::contribution_problem(text) {
+        None => Ok(text.to_owned()),
+        Some(_) if sent.is_none() => Err(ApiError::invalid(
+            "contribution-missing",
+            "this action needs your contribution to the chance it brings about: send `contribution`, your own random value (see docs/protocol.md)",
+        )),
+        Some(problem) => Err(ApiError::invalid("bad-contribution", problem)),
+    }
+}
+
+/// Refuses a malformed contribution, also where none is needed.
+fn well_formed(sent: Option<&str>) -> Result<(), ApiError> {
+    match sent {
+        Some(_) => contribution(sent).map(|_| ()),
+        None => Ok(()),
+    }
+}
+
+fn reused() -> ApiError {
+    ApiError::invalid(
+        "contribution-reused",
+        "this contribution was used before in this game: send a fresh random value",
+    )
+}
+
+/// Draws a deal due now (flip mode) from the seats' contributions, in seat order (a seat the
+/// computer plays contributes the empty string).
+fn deal(game: &mut AnyMatch, contributions: &[Option<String>]) -> Result<(), ApiError> {
+    if game.to_act() != ToAct::Chance {
+        return Ok(());
+    }
+    let contributions: Vec<String> = contributions
+        .iter()
+        .map(|c| c.clone().unwrap_or_default())
+        .collect();
+    if game.fairness().is_some() {
+        game.resolve_chance_fairly(&contributions)
+    } else {
+        game.resolve_chance(&mut auth::pick)
+    }
+    .map(|_| ())
+    .map_err(|_| ApiError::internal())
+}
+
+/// Draws the chance a seat's action brought about (a roll) from the seat's contribution: one
+/// is required, and one never used before in the game. A game created before fair chance
+/// rolls as it did then.
+fn roll(game: &mut AnyMatch, sent: Option<&str>) -> Result<(), ApiError> {
+    if game.to_act() != ToAct::Chance {
+        return Ok(());
+    }
+    let Some(fair) = game.fairness() else {
+        return game
+            .resolve_chance(&mut auth::pick)
+            .map(|_| ())
+            .map_err(|_| ApiError::internal());
+    };
+    let mine = contribution(sent)?;
+    if fair.used(&mine) {
+        return Err(reused());
+    }
+    game.resolve_chance_fairly(&[mine])
+        .map(|_| ())
+        .map_err(|_| ApiError::internal())
+}
+
 /// The writes for the game's actions from ply `from` on; the first carries the client's id
-/// and the text it sent.
+/// and the text it sent; chance actions carry their contributions.
 fn action_writes(
     game_id: &str,
     game: &AnyMatch,
@@ -1299,6 +1460,18 @@ fn action_writes(
     at: i64,
 ) -> Vec<Write> {
     let record = game.record();
+    let draws: HashMap<usize, String> = record
+        .fair
+        .iter()
+        .flat_map(|f| &f.draws)
+        .filter(|d| d.ply >= from)
+        .map(|d| {
+            (
+                d.ply,
+                serde_json::to_string(&d.contributions).unwrap_or_default(),
+            )
+        })
+        .collect();
     let mut submitted = submitted;
     record.actions[from.min(record.actions.len())..]
         .iter()
@@ -1310,6 +1483,7 @@ fn action_writes(
             action: entry.action.clone(),
             sent: submitted.as_ref().map(|(_, sent)| sent.clone()),
             client_action_id: submitted.take().map(|(id, _)| id),
+            contributions: draws.get(&(from + i)).cloned(),
             at,
         })
         .collect()
@@ -1322,6 +1496,8 @@ mod tests {
 
     fn stored(actions: &[(&str, &str)], action_count: usize) -> StoredGame {
         StoredGame {
+            chance_seed: None,
+            contributions: Vec::new(),
             id: "g".into(),
             kind: "xiangqi".into(),
             options: "null".into(),
@@ -1334,6 +1510,7 @@ mod tests {
             actions: actions
                 .iter()
                 .map(|(actor, action)| StoredAction {
+                    contributions: None,
                     actor: (*actor).into(),
                     action: (*action).into(),
                     client_action_id: Some(format!("c-{action}")),

@@ -133,7 +133,9 @@ impl Server {
         version: usize,
         action: &str,
     ) -> (StatusCode, Value) {
-        let body = json!({"expected_version": version, "client_action_id": format!("{token}-{version}-{action}"), "action": action});
+        // A fresh contribution for each roll (the server ignores it on other actions).
+        let body = json!({"expected_version": version, "client_action_id": format!("{token}-{version}-{action}"),
+                          "action": action, "contribution": format!("{token}-{version}")});
         self.call(
             "POST",
             &format!("/api/games/{id}/actions"),
@@ -584,7 +586,8 @@ async fn the_server_deals_a_flip_game_and_the_deal_survives_a_restart() {
             "POST",
             "/api/games",
             None,
-            Some(json!({"game": "junqi", "seat": 0, "days_per_move": 3, "options": {"visibility": "flip"}})),
+            Some(json!({"game": "junqi", "seat": 0, "days_per_move": 3, "options": {"visibility": "flip"},
+                        "contribution": "first-seat"})),
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
@@ -595,7 +598,7 @@ async fn the_server_deals_a_flip_game_and_the_deal_survives_a_restart() {
             "POST",
             "/api/join",
             None,
-            Some(json!({"invite_code": created["invite_code"]})),
+            Some(json!({"invite_code": created["invite_code"], "contribution": "second-seat"})),
         )
         .await;
     let second = joined["token"].as_str().unwrap().to_owned();
@@ -1255,4 +1258,158 @@ async fn memory_holds_only_as_many_games_as_the_cache_allows_and_the_rest_come_f
         );
         assert!(games.cached() <= 3);
     }
+}
+
+/// Sends `action` with a chosen client id and contribution (none when `None`).
+async fn act_with(
+    s: &Server,
+    id: &str,
+    token: &str,
+    version: usize,
+    client_id: &str,
+    contribution: Option<&str>,
+) -> (StatusCode, Value) {
+    let mut body =
+        json!({"expected_version": version, "client_action_id": client_id, "action": "roll"});
+    if let Some(c) = contribution {
+        body["contribution"] = json!(c);
+    }
+    s.call(
+        "POST",
+        &format!("/api/games/{id}/actions"),
+        Some(token),
+        Some(body),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_roll_needs_a_fresh_contribution_and_cannot_be_rolled_again() {
+    let s = server().await;
+    let (status, created) = s
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"game": "aeroplane", "seat": 0, "days_per_move": 3,
+                        "options": {"seats": 2}, "bots": [{"seat": 1, "strength": "easy"}]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let token = created["token"].as_str().unwrap().to_owned();
+    let (_, view) = s
+        .call("GET", &format!("/api/games/{id}"), Some(&token), None)
+        .await;
+    // The commitment is there from the first answer; the seed is not.
+    let commitment = view["fair"]["commitment"].as_str().unwrap().to_owned();
+    assert_eq!(commitment.len(), 64, "{view}");
+    assert_eq!(view["fair"]["scheme"], "qiguan-fair-1");
+    assert!(view["fair"].get("seed").is_none(), "{view}");
+
+    let (status, answer) = act_with(&s, &id, &token, 0, "r1", None).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert_eq!(code(&answer), "contribution-missing");
+    let (status, answer) = act_with(&s, &id, &token, 0, "r1", Some("not ok!")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert_eq!(code(&answer), "bad-contribution");
+
+    let (status, rolled) = act_with(&s, &id, &token, 0, "r1", Some("mine-1")).await;
+    assert_eq!(status, StatusCode::OK, "{rolled}");
+    let die = rolled["actions"][1]["action"].clone();
+    assert_eq!(
+        rolled["fair"]["draws"][0],
+        json!({"ply": 1, "contributions": ["mine-1"]})
+    );
+    // The same request again is the same roll; the same id with another contribution is a
+    // second try at that roll, refused; so is a new request on the version before the roll.
+    let (status, again) = act_with(&s, &id, &token, 0, "r1", Some("mine-1")).await;
+    assert_eq!(status, StatusCode::OK, "{again}");
+    assert_eq!(again["actions"][1]["action"], die);
+    let (status, answer) = act_with(&s, &id, &token, 0, "r1", Some("mine-2")).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    assert_eq!(code(&answer), "action-id-reused");
+    let (status, answer) = act_with(&s, &id, &token, 0, "r2", Some("mine-2")).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    assert_eq!(code(&answer), "stale-version");
+    let (_, now) = s
+        .call("GET", &format!("/api/games/{id}"), Some(&token), None)
+        .await;
+    assert_eq!(now["actions"][1]["action"], die, "the roll stands");
+
+    // Play on to the next roll of this seat: the same contribution twice is refused.
+    let mut view = now;
+    for _ in 0..200 {
+        let legal = view["legal_actions"].as_array().unwrap().clone();
+        let version = view["version"].as_u64().unwrap() as usize;
+        if legal.first() == Some(&json!("roll")) {
+            let (status, answer) = act_with(&s, &id, &token, version, "r3", Some("mine-1")).await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+            assert_eq!(code(&answer), "contribution-reused");
+            return;
+        }
+        let (status, after) = s.act(&id, &token, version, &first_move(&view)).await;
+        assert_eq!(status, StatusCode::OK, "{after}");
+        view = after;
+    }
+    panic!("no second roll came: {view}");
+}
+
+#[tokio::test]
+async fn a_flip_deal_waits_for_both_contributions_and_is_revealed_at_the_end() {
+    let s = server().await;
+    let create = |contribution: Option<&str>| {
+        let mut body = json!({"game": "junqi", "seat": 0, "days_per_move": 3,
+                              "options": {"visibility": "flip"}});
+        if let Some(c) = contribution {
+            body["contribution"] = json!(c);
+        }
+        s.call("POST", "/api/games", None, Some(body))
+    };
+    let (status, answer) = create(None).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
+    assert_eq!(code(&answer), "contribution-missing");
+    let (status, created) = create(Some("south-seat")).await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let id = created["game_id"].as_str().unwrap().to_owned();
+    let first = created["token"].as_str().unwrap().to_owned();
+    let path = format!("/api/games/{id}");
+    let (_, waiting) = s.call("GET", &path, Some(&first), None).await;
+    assert_eq!(
+        waiting["version"], 0,
+        "no deal before the second seat joins"
+    );
+    assert!(waiting["fair"]["commitment"].is_string(), "{waiting}");
+
+    let join = |body: Value| s.call("POST", "/api/join", None, Some(body));
+    let code_ = created["invite_code"].clone();
+    let (status, answer) = join(json!({"invite_code": code_})).await;
+    assert_eq!(code(&answer), "contribution-missing", "{status} {answer}");
+    let (_, answer) = join(json!({"invite_code": code_, "contribution": "south-seat"})).await;
+    assert_eq!(code(&answer), "contribution-reused", "{answer}");
+    let (status, joined) = join(json!({"invite_code": code_, "contribution": "north-seat"})).await;
+    assert_eq!(status, StatusCode::OK, "{joined}");
+    let second = joined["token"].as_str().unwrap().to_owned();
+
+    let (_, dealt) = s.call("GET", &path, Some(&second), None).await;
+    assert_eq!(dealt["version"], 1, "{dealt}");
+    assert_eq!(
+        dealt["fair"]["draws"],
+        json!([{"ply": 0, "contributions": ["south-seat", "north-seat"]}])
+    );
+    assert!(dealt["fair"].get("seed").is_none());
+    // The seed survives a restart; it is shown once the game is over, with the whole record.
+    let (status, over) = s.act(&id, &second, 1, "resign").await;
+    assert_eq!(status, StatusCode::OK, "{over}");
+    let reloaded = s.read_after_restart(&path, &first).await;
+    let seed = reloaded["fair"]["seed"].as_str().unwrap();
+    assert_eq!(seed.len(), 64);
+    let record: qiguan_core::Record = serde_json::from_value(json!({
+        "format": 1, "game": "junqi", "options": reloaded["options"], "setup": reloaded["setup"],
+        "actions": reloaded["actions"], "fair": reloaded["fair"]}))
+    .unwrap();
+    assert_eq!(
+        qiguan_core::fair::verify(&record),
+        qiguan_core::fair::Verdict::Checked { draws: 1 }
+    );
 }

@@ -333,6 +333,7 @@ fn replay_v1(
         options: serde_json::from_str(options).ok()?,
         setup: serde_json::from_str(setup).ok()?,
         actions,
+        fair: None,
     };
     AnyMatch::from_record(&record).ok()
 }

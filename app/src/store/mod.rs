@@ -586,6 +586,7 @@ impl Store {
             options: serde_json::from_str(&options).map_err(|e| bad(e.to_string()))?,
             setup: serde_json::from_str(&setup).map_err(|e| bad(e.to_string()))?,
             actions,
+            fair: None,
         };
         Ok(StoredGame { summary, record })
     }

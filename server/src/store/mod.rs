@@ -103,6 +103,8 @@ pub enum Write {
         setup: String,
         days_per_move: i64,
         created_at: i64,
+        /// The seed of the game's chance (hex): kept secret until the game is over.
+        chance_seed: Option<String>,
     },
     /// A seat taken, with its token's hash.
     Seat {
@@ -110,6 +112,8 @@ pub enum Write {
         seat: u8,
         token_hash: Hash,
         name: String,
+        /// The seat's contribution to a deal made when the last seat joins.
+        contribution: Option<String>,
         at: i64,
     },
     /// An invite for a seat.
@@ -129,6 +133,8 @@ pub enum Write {
         action: String,
         client_action_id: Option<String>,
         sent: Option<String>,
+        /// A chance action's contributions, as a JSON array of strings.
+        contributions: Option<String>,
         at: i64,
     },
     /// A seat the server's computer plays.
@@ -234,6 +240,8 @@ pub struct StoredAction {
     pub client_action_id: Option<String>,
     /// The action's text as the client sent it (none for rows older than schema 5).
     pub sent: Option<String>,
+    /// A chance action's contributions, as a JSON array of strings.
+    pub contributions: Option<String>,
     /// When it was stored, Unix ms.
     pub at: i64,
 }
@@ -248,8 +256,12 @@ pub struct StoredGame {
     pub days_per_move: i64,
     pub created_at: i64,
     pub deadline: Option<i64>,
+    /// The seed the game's chance is drawn from (hex), for games with chance since issue 42.
+    pub chance_seed: Option<String>,
     /// Each taken seat: its number, its token's hash and its player's name.
     pub seats: Vec<(u8, Hash, String)>,
+    /// Each seat's contribution to a deal made when the last seat joins (fair chance).
+    pub contributions: Vec<(u8, String)>,
     /// Seats the server's computer plays, with their strength.
     pub bots: Vec<(u8, String)>,
     /// The actions from the ply asked for on, in order.

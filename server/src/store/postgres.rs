@@ -670,6 +670,7 @@ struct Move {
     texts: Vec<String>,
     client_ids: Vec<Option<String>>,
     sents: Vec<Option<String>>,
+    contributions: Vec<Option<String>>,
     ats: Vec<i64>,
 }
 
@@ -694,6 +695,7 @@ impl Move {
             texts: Vec::new(),
             client_ids: Vec::new(),
             sents: Vec::new(),
+            contributions: Vec::new(),
             ats: Vec::new(),
         };
         for write in &writes[1..] {
@@ -705,6 +707,7 @@ impl Move {
                     action,
                     client_action_id,
                     sent,
+                    contributions,
                     at,
                 } if g == game_id => {
                     m.plies.push(number(*ply)?);
@@ -712,6 +715,7 @@ impl Move {
                     m.texts.push(action.clone());
                     m.client_ids.push(client_action_id.clone());
                     m.sents.push(sent.clone());
+                    m.contributions.push(contributions.clone());
                     m.ats.push(*at);
                 }
                 Write::Deadline {
@@ -899,11 +903,13 @@ async fn moves_once(pool: &Pool, moves: &[&Move]) -> Result<Vec<String>, StoreEr
                  WHERE games.id = w.id AND games.action_count = w.actions
                      AND games.seat_count = w.seats
                  RETURNING games.id)
-             INSERT INTO actions (game_id, ply, actor, action, client_action_id, sent, at)
-             SELECT a.game_id, a.ply, a.actor, a.action, a.client_action_id, a.sent, a.at
+             INSERT INTO actions (game_id, ply, actor, action, client_action_id, sent, at,
+                                  contributions)
+             SELECT a.game_id, a.ply, a.actor, a.action, a.client_action_id, a.sent, a.at,
+                    a.contributions
              FROM unnest($7::TEXT[], $8::INTEGER[], $9::TEXT[], $10::TEXT[], $11::TEXT[],
-                         $12::TEXT[], $13::BIGINT[])
-                 AS a (game_id, ply, actor, action, client_action_id, sent, at)
+                         $12::TEXT[], $13::BIGINT[], $14::TEXT[])
+                 AS a (game_id, ply, actor, action, client_action_id, sent, at, contributions)
              WHERE a.game_id IN (SELECT id FROM g)
              RETURNING game_id",
         )
@@ -940,6 +946,10 @@ async fn moves_once(pool: &Pool, moves: &[&Move]) -> Result<Vec<String>, StoreEr
         .flat_map(|m| m.sents.iter().map(Option::as_deref))
         .collect();
     let ats: Vec<i64> = moves.iter().flat_map(|m| m.ats.iter().copied()).collect();
+    let contributions: Vec<Option<&str>> = moves
+        .iter()
+        .flat_map(|m| m.contributions.iter().map(Option::as_deref))
+        .collect();
     let rows = client
         .query(
             &statement,
@@ -957,6 +967,7 @@ async fn moves_once(pool: &Pool, moves: &[&Move]) -> Result<Vec<String>, StoreEr
                 &client_ids,
                 &sents,
                 &ats,
+                &contributions,
             ],
         )
         .await
@@ -986,14 +997,16 @@ async fn read_games(
                     g.deadline, g.action_count,
                     s.seats, s.hashes, s.names, b.seats, b.strengths,
                     a.actors, a.actions, a.client_ids, a.sents, a.ats,
-                    p.seats, p.phrases, p.client_ids, p.ats
+                    p.seats, p.phrases, p.client_ids, p.ats,
+                    g.chance_seed, s.contributions, a.contributions
              FROM unnest($1::TEXT[], $2::INTEGER[], $3::INTEGER[]) WITH ORDINALITY
                  AS q (id, from_action, from_phrase, n)
              JOIN games g ON g.id = q.id
              CROSS JOIN LATERAL (
                  SELECT array_agg(seat ORDER BY seat) AS seats,
                         array_agg(token_hash ORDER BY seat) AS hashes,
-                        array_agg(name ORDER BY seat) AS names
+                        array_agg(name ORDER BY seat) AS names,
+                        array_agg(contribution ORDER BY seat) AS contributions
                  FROM seats WHERE game_id = g.id) s
              CROSS JOIN LATERAL (
                  SELECT array_agg(seat ORDER BY seat) AS seats,
@@ -1004,7 +1017,8 @@ async fn read_games(
                         array_agg(action ORDER BY ply) AS actions,
                         array_agg(client_action_id ORDER BY ply) AS client_ids,
                         array_agg(sent ORDER BY ply) AS sents,
-                        array_agg(at ORDER BY ply) AS ats
+                        array_agg(at ORDER BY ply) AS ats,
+                        array_agg(contributions ORDER BY ply) AS contributions
                  FROM actions WHERE game_id = g.id AND ply >= q.from_action) a
              CROSS JOIN LATERAL (
                  SELECT array_agg(seat ORDER BY seq) AS seats,
@@ -1040,12 +1054,18 @@ fn stored_game(row: &tokio_postgres::Row) -> StoredGame {
     ) -> Vec<T> {
         row.get::<_, Option<Vec<T>>>(i).unwrap_or_default()
     }
-    let seats = list::<i16>(row, 9)
+    let seats: Vec<(u8, Hash, String)> = list::<i16>(row, 9)
         .into_iter()
         .zip(list::<&[u8]>(row, 10))
         .zip(list::<String>(row, 11))
         .map(|((seat, hash), name)| (seat_of_row(seat), to_hash(hash), name))
         .collect();
+    let contributions = seats
+        .iter()
+        .zip(list::<Option<String>>(row, 24))
+        .filter_map(|((seat, _, _), c)| Some((*seat, c?)))
+        .collect();
+    let mut chance = list::<Option<String>>(row, 25).into_iter();
     let bots = list::<i16>(row, 12)
         .into_iter()
         .zip(list::<String>(row, 13))
@@ -1063,6 +1083,7 @@ fn stored_game(row: &tokio_postgres::Row) -> StoredGame {
             client_action_id: client_ids.next().flatten(),
             sent: sents.next().flatten(),
             at: ats.next().unwrap_or_default(),
+            contributions: chance.next().flatten(),
         })
         .collect();
     let phrases = list::<i16>(row, 19)
@@ -1080,6 +1101,8 @@ fn stored_game(row: &tokio_postgres::Row) -> StoredGame {
         days_per_move: row.get(5),
         created_at: row.get(6),
         deadline: row.get(7),
+        chance_seed: row.get(23),
+        contributions,
         action_count: usize::try_from(row.get::<_, i32>(8)).unwrap_or(0),
         seats,
         bots,
@@ -1120,12 +1143,13 @@ fn statement(write: &Write, added: &Added) -> Result<Statement, StoreError> {
             setup,
             days_per_move,
             created_at,
+            chance_seed,
         } => {
             let (actions, seats) = adds(&id);
             (
                 "INSERT INTO games (id, kind, options, setup, days_per_move, created_at,
-                                    action_count, seat_count)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                                    action_count, seat_count, chance_seed)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
                 vec![
                     Box::new(id),
                     Box::new(kind),
@@ -1135,6 +1159,7 @@ fn statement(write: &Write, added: &Added) -> Result<Statement, StoreError> {
                     Box::new(created_at),
                     Box::new(number::<i32>(actions)?),
                     Box::new(number::<i32>(seats)?),
+                    Box::new(chance_seed),
                 ],
             )
         }
@@ -1143,16 +1168,18 @@ fn statement(write: &Write, added: &Added) -> Result<Statement, StoreError> {
             seat,
             token_hash,
             name,
+            contribution,
             at,
         } => (
-            "INSERT INTO seats (game_id, seat, token_hash, name, joined_at)
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO seats (game_id, seat, token_hash, name, joined_at, contribution)
+             VALUES ($1, $2, $3, $4, $5, $6)",
             vec![
                 Box::new(game_id),
                 Box::new(small(seat)),
                 Box::new(token_hash.to_vec()),
                 Box::new(name),
                 Box::new(at),
+                Box::new(contribution),
             ],
         ),
         Write::Invite {
@@ -1178,10 +1205,12 @@ fn statement(write: &Write, added: &Added) -> Result<Statement, StoreError> {
             action,
             client_action_id,
             sent,
+            contributions,
             at,
         } => (
-            "INSERT INTO actions (game_id, ply, actor, action, client_action_id, sent, at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO actions (game_id, ply, actor, action, client_action_id, sent, at,
+                                  contributions)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             vec![
                 Box::new(game_id),
                 Box::new(number::<i32>(ply)?),
@@ -1190,6 +1219,7 @@ fn statement(write: &Write, added: &Added) -> Result<Statement, StoreError> {
                 Box::new(client_action_id),
                 Box::new(sent),
                 Box::new(at),
+                Box::new(contributions),
             ],
         ),
         Write::Bot {
@@ -1315,6 +1345,7 @@ mod tests {
 
     fn action(game: &str, ply: usize, id: &str) -> Write {
         Write::Action {
+            contributions: None,
             game_id: game.into(),
             ply,
             actor: format!("{}", ply % 2),
@@ -1327,6 +1358,7 @@ mod tests {
 
     fn seat(game: &str, seat: u8) -> Write {
         Write::Seat {
+            contribution: None,
             game_id: game.into(),
             seat,
             token_hash: crate::auth::hash(&format!("{game} {seat}")),
@@ -1419,6 +1451,7 @@ mod tests {
         store
             .commit(vec![
                 Write::Game {
+                    chance_seed: None,
                     id: "new".into(),
                     kind: "xiangqi".into(),
                     options: "{}".into(),
@@ -1465,6 +1498,7 @@ mod tests {
             store
                 .commit(vec![
                     Write::Game {
+                        chance_seed: None,
                         id: game.clone(),
                         kind: "xiangqi".into(),
                         options: "{}".into(),
@@ -1536,6 +1570,7 @@ mod tests {
             let game = format!("r{g:02}");
             let mut writes = vec![
                 Write::Game {
+                    chance_seed: None,
                     id: game.clone(),
                     kind: "xiangqi".into(),
                     options: "{}".into(),

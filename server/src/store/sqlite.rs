@@ -397,11 +397,21 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
             setup,
             days_per_move,
             created_at,
+            chance_seed,
         } => conn
             .execute(
-                "INSERT INTO games (id, kind, options, setup, days_per_move, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![id, kind, options, setup, days_per_move, created_at],
+                "INSERT INTO games (id, kind, options, setup, days_per_move, created_at,
+                                    chance_seed)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    id,
+                    kind,
+                    options,
+                    setup,
+                    days_per_move,
+                    created_at,
+                    chance_seed
+                ],
             )
             .map_err(classify),
         Write::Seat {
@@ -409,12 +419,13 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
             seat,
             token_hash,
             name,
+            contribution,
             at,
         } => conn
             .execute(
-                "INSERT INTO seats (game_id, seat, token_hash, name, joined_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![game_id, seat, &token_hash[..], name, at],
+                "INSERT INTO seats (game_id, seat, token_hash, name, joined_at, contribution)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![game_id, seat, &token_hash[..], name, at, contribution],
             )
             .map_err(classify),
         Write::Invite {
@@ -447,11 +458,13 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
             action,
             client_action_id,
             sent,
+            contributions,
             at,
         } => conn
             .execute(
-                "INSERT INTO actions (game_id, ply, actor, action, client_action_id, sent, at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                "INSERT INTO actions (game_id, ply, actor, action, client_action_id, sent, at,
+                                      contributions)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 params![
                     game_id,
                     *ply as i64,
@@ -459,7 +472,8 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
                     action,
                     client_action_id,
                     sent,
-                    at
+                    at,
+                    contributions
                 ],
             )
             .map_err(classify),
@@ -652,7 +666,7 @@ fn load_game(
     let game = conn
         .prepare_cached(
             "SELECT id, kind, options, setup, days_per_move, created_at, deadline,
-                    (SELECT count(*) FROM actions WHERE game_id = ?1)
+                    (SELECT count(*) FROM actions WHERE game_id = ?1), chance_seed
              FROM games WHERE id = ?1",
         )?
         .query_row([id], |r| {
@@ -664,7 +678,9 @@ fn load_game(
                 days_per_move: r.get(4)?,
                 created_at: r.get(5)?,
                 deadline: r.get(6)?,
+                chance_seed: r.get(8)?,
                 seats: Vec::new(),
+                contributions: Vec::new(),
                 bots: Vec::new(),
                 actions: Vec::new(),
                 action_count: usize::try_from(r.get::<_, i64>(7)?).unwrap_or(0),
@@ -675,23 +691,32 @@ fn load_game(
     let Some(mut g) = game else {
         return Ok(None);
     };
-    g.seats = conn
-        .prepare_cached("SELECT seat, token_hash, name FROM seats WHERE game_id = ?1")?
+    let seats: Vec<(u8, Hash, String, Option<String>)> = conn
+        .prepare_cached(
+            "SELECT seat, token_hash, name, contribution FROM seats WHERE game_id = ?1",
+        )?
         .query_map([id], |r| {
             Ok((
                 r.get::<_, u8>(0)?,
                 to_hash(&r.get::<_, Vec<u8>>(1)?),
                 r.get(2)?,
+                r.get(3)?,
             ))
         })?
         .collect::<Result<_, _>>()?;
+    for (seat, hash, name, contribution) in seats {
+        g.seats.push((seat, hash, name));
+        if let Some(c) = contribution {
+            g.contributions.push((seat, c));
+        }
+    }
     g.bots = conn
         .prepare_cached("SELECT seat, strength FROM bots WHERE game_id = ?1")?
         .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<Result<_, _>>()?;
     g.actions = conn
         .prepare_cached(
-            "SELECT actor, action, client_action_id, sent, at FROM actions
+            "SELECT actor, action, client_action_id, sent, at, contributions FROM actions
              WHERE game_id = ?1 AND ply >= ?2 ORDER BY ply",
         )?
         .query_map(params![id, from_action as i64], |r| {
@@ -701,6 +726,7 @@ fn load_game(
                 client_action_id: r.get(2)?,
                 sent: r.get(3)?,
                 at: r.get(4)?,
+                contributions: r.get(5)?,
             })
         })?
         .collect::<Result<_, _>>()?;
@@ -812,6 +838,7 @@ mod tests {
         apply(
             &conn,
             &Write::Action {
+                contributions: None,
                 game_id: "g".into(),
                 ply: 1,
                 actor: "seat 1".into(),
@@ -825,6 +852,7 @@ mod tests {
         let again = apply(
             &conn,
             &Write::Action {
+                contributions: None,
                 game_id: "g".into(),
                 ply: 2,
                 actor: "seat 1".into(),
