@@ -5,6 +5,7 @@
 
 use crate::store::{GameId, NewGame, RemoteGame, Standing, Store, StoreError, StoredGame};
 use crate::sync::ServerView;
+use qiguan_core::fair::Fairness;
 use qiguan_core::{RecordEntry, Strength};
 
 /// A stored game with what its screen needs besides the record.
@@ -41,6 +42,7 @@ pub(crate) trait GameStorage {
         id: GameId,
         from: usize,
         actions: &[(RecordEntry, Standing)],
+        fair: Option<&Fairness>,
         now: i64,
     ) -> Result<(), StoreError>;
     /// Appends a correspondence game's action and queues it for the server, together.
@@ -61,6 +63,7 @@ pub(crate) trait GameStorage {
         id: GameId,
         len: usize,
         standing: &Standing,
+        fair: Option<&Fairness>,
         now: i64,
     ) -> Result<(), StoreError>;
 }
@@ -109,11 +112,15 @@ impl GameStorage for Store {
         id: GameId,
         from: usize,
         actions: &[(RecordEntry, Standing)],
+        fair: Option<&Fairness>,
         now: i64,
     ) -> Result<(), StoreError> {
         self.in_transaction(|store| {
             for (i, (entry, standing)) in actions.iter().enumerate() {
                 store.append_action(id, from + i, entry, standing, now)?;
+            }
+            if fair.is_some() {
+                store.set_fair(id, fair)?;
             }
             Ok(())
         })
@@ -139,9 +146,16 @@ impl GameStorage for Store {
         id: GameId,
         len: usize,
         standing: &Standing,
+        fair: Option<&Fairness>,
         now: i64,
     ) -> Result<(), StoreError> {
-        Store::truncate(self, id, len, standing, now)
+        self.in_transaction(|store| {
+            Store::truncate(store, id, len, standing, now)?;
+            if fair.is_some() {
+                store.set_fair(id, fair)?;
+            }
+            Ok(())
+        })
     }
 }
 
@@ -201,7 +215,7 @@ impl GameStorage for MemoryStorage {
             options: new.options.clone(),
             setup: new.setup.clone(),
             actions: dealt.to_vec(),
-            fair: None,
+            fair: new.fair.clone(),
         };
         let summary = GameSummary {
             id,
@@ -218,7 +232,11 @@ impl GameStorage for MemoryStorage {
             remote_seat: None,
         };
         self.games.push(GameRecord {
-            stored: StoredGame { summary, record },
+            stored: StoredGame {
+                summary,
+                record,
+                chance_seed: new.chance_seed.clone(),
+            },
             remote: None,
             kept_view: None,
             pending: Vec::new(),
@@ -233,9 +251,13 @@ impl GameStorage for MemoryStorage {
         id: GameId,
         from: usize,
         actions: &[(RecordEntry, Standing)],
+        fair: Option<&Fairness>,
         _: i64,
     ) -> Result<(), StoreError> {
         let game = self.at(id)?;
+        if fair.is_some() {
+            game.stored.record.fair = fair.cloned();
+        }
         assert_eq!(
             game.stored.record.actions.len(),
             from,
@@ -274,8 +296,19 @@ impl GameStorage for MemoryStorage {
         Ok(())
     }
 
-    fn truncate(&mut self, id: GameId, len: usize, _: &Standing, _: i64) -> Result<(), StoreError> {
-        self.at(id)?.stored.record.actions.truncate(len);
+    fn truncate(
+        &mut self,
+        id: GameId,
+        len: usize,
+        _: &Standing,
+        fair: Option<&Fairness>,
+        _: i64,
+    ) -> Result<(), StoreError> {
+        let game = self.at(id)?;
+        game.stored.record.actions.truncate(len);
+        if fair.is_some() {
+            game.stored.record.fair = fair.cloned();
+        }
         self.writes.push(format!("truncate {len}"));
         Ok(())
     }

@@ -938,6 +938,7 @@ fn mirror_game(
         let standing = Standing::of(&game);
         store.replace_actions(id, 0, &server, &standing, now())?;
         store.set_seat_view(id, None, &standing, now())?;
+        store.set_fair(id, view.fair.as_ref())?;
         return Ok(true);
     }
     let local = store.load(id)?.record.actions;
@@ -952,6 +953,10 @@ fn mirror_game(
     let started = view.seats_filled.iter().all(|f| *f) && remote.invite_code.is_some();
     if started {
         store.clear_invite(id)?;
+    }
+    // The server's commitment, its draws and, once over, its seed (see qiguan_core::fair).
+    if view.fair.is_some() {
+        store.set_fair(id, view.fair.as_ref())?;
     }
     let agrees = server.len() >= confirmed && server[..confirmed] == local[..confirmed];
     if agrees && server.len() == confirmed {

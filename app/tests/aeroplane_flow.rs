@@ -219,6 +219,14 @@ fn to_the_end_and_review(app: &App, dir: &Path) -> Vec<i32> {
     for (place, seat) in order.iter().enumerate() {
         assert_eq!(places[*seat as usize], place as i32 + 1);
     }
+    // Every roll came from the seed this device committed to at the start, checked against it
+    // now that it is revealed.
+    let rolls = stored_actions(dir)
+        .iter()
+        .filter(|a| a.starts_with('d'))
+        .count();
+    let fair = gs.get_fair();
+    assert_eq!((fair.state, fair.draws as usize), (1, rolls), "{fair:?}");
     press(app, "See the board");
 
     // The review steps through every action from the start.
@@ -259,6 +267,67 @@ fn back_from_the_history_after_a_restart(dir: &Path, order: &[i32]) {
     let a = ui.global::<AeroplaneAdapter>();
     assert_eq!(ui.global::<GameSession>().get_phase(), GamePhase::Over);
     assert_eq!(a.get_order().iter().collect::<Vec<i32>>(), order);
+    assert_eq!(
+        ui.global::<GameSession>().get_fair().state,
+        1,
+        "still checked"
+    );
+    drop(app);
+
+    // One roll changed in the database (the first from the third on whose change still
+    // replays, so that the game opens): that roll is named, loudly.
+    let (store, _) = latest_game(dir);
+    let record = store.load(id).unwrap().record;
+    drop(store);
+    let rolls: Vec<usize> = (0..record.actions.len())
+        .filter(|&i| record.actions[i].by == qiguan_core::Actor::Authority)
+        .collect();
+    let (number, ply, roll, other) = rolls
+        .iter()
+        .enumerate()
+        .skip(2)
+        .flat_map(|(n, &ply)| (1..=6).map(move |v| (n + 1, ply, format!("d{v}"))))
+        .find_map(|(n, ply, other)| {
+            let mut changed = record.clone();
+            let roll = std::mem::replace(&mut changed.actions[ply].action, other.clone());
+            (roll != other && qiguan_core::AnyMatch::from_record(&changed).is_ok())
+                .then_some((n, ply as i64, roll, other))
+        })
+        .unwrap();
+    let conn = rusqlite::Connection::open(dir.join("qiguan.sqlite")).unwrap();
+    conn.execute(
+        "UPDATE actions SET action = ?3 WHERE game_id = ?1 AND ply = ?2",
+        rusqlite::params![id.0, ply, other],
+    )
+    .unwrap();
+    let fair = reopened(dir, id);
+    assert_eq!(
+        (fair.state, fair.failed_draw as usize),
+        (3, number),
+        "{fair:?}"
+    );
+
+    // A game stored before the scheme: nothing to check against.
+    conn.execute(
+        "UPDATE actions SET action = ?3 WHERE game_id = ?1 AND ply = ?2",
+        rusqlite::params![id.0, ply, roll],
+    )
+    .unwrap();
+    conn.execute(
+        "UPDATE games SET fair = NULL, chance_seed = NULL WHERE id = ?1",
+        [id.0],
+    )
+    .unwrap();
+    assert_eq!(reopened(dir, id).state, 2);
+}
+
+/// The fair-chance check the game shows when opened from the history after a restart.
+fn reopened(dir: &Path, id: GameId) -> qiguan_app::ui::FairCheck {
+    let app = start(dir, Language::English, (1280, 800));
+    let ui = app.window();
+    ui.global::<HomeAdapter>().invoke_history();
+    ui.global::<HistoryAdapter>().invoke_open(id.0 as i32);
+    ui.global::<GameSession>().get_fair()
 }
 
 #[test]

@@ -172,11 +172,7 @@ impl AnyMatch {
     /// Whether the authority resolves chance in this game (dice, a flip-mode deal): such a game
     /// commits to a seed when it is created.
     pub fn has_chance(&self) -> bool {
-        match self {
-            AnyMatch::Aeroplane(_) => true,
-            AnyMatch::Junqi(m) => m.game().flip(),
-            _ => false,
-        }
+        each!(self, m => m.game().has_chance())
     }
 
     /// The scheme's public part (see [`Match::fairness`]).

@@ -376,6 +376,11 @@ pub trait Rules: Sized + Clone + Debug {
         let _ = outcome;
         self.view(viewer)
     }
+    /// Whether the authority resolves chance in this game (dice, a deal): such a game commits
+    /// to a seed when it begins (see [`crate::fair`]).
+    fn has_chance(&self) -> bool {
+        false
+    }
     /// When [`ToAct::Chance`]: the authority's move, drawn with `pick`, which returns a uniform
     /// index below its argument (the authority supplies the randomness: a CSPRNG on the
     /// server). `None` when there is nothing to resolve.

@@ -510,6 +510,18 @@ impl<G: Rules> Match<G> {
         }
     }
 
+    /// The match as it was after its first `len` actions (a take-back), still the authority's
+    /// if this one is.
+    pub fn rewound(&self, len: usize) -> Result<Self, RecordError> {
+        let mut record = self.record();
+        record.actions.truncate(len);
+        let mut game = Self::from_record(&record)?;
+        if game.dealer.is_none() {
+            game.dealer = self.dealer.clone();
+        }
+        Ok(game)
+    }
+
     /// Replays `record` checking each chance action against the draw `dealer` gives (the
     /// draws' places were checked by [`crate::fair::verify`]).
     pub(crate) fn check_draws(record: &Record, dealer: &Dealer) -> Result<(), Failure> {
@@ -567,9 +579,12 @@ impl<G: Rules> Match<G> {
                     reason: e.to_string(),
                 })?;
         }
-        // The record's commitment and draws come with it; a revealed seed (a finished game,
-        // or the authority's own copy) makes the replay the authority's again.
-        game.fair = record.fair.clone();
+        // The record's commitment and draws come with it (those of actions it holds); a
+        // revealed seed makes the replay the authority's again.
+        game.fair = record.fair.clone().map(|mut f| {
+            f.draws.retain(|d| d.ply < record.actions.len());
+            f
+        });
         game.dealer = record
             .fair
             .as_ref()

@@ -80,8 +80,9 @@ impl Instance {
         action: &str,
         client: &str,
     ) -> (StatusCode, Value) {
-        let body =
-            json!({"expected_version": version, "client_action_id": client, "action": action});
+        // The client's id is fresh for each action: it is also the roll's contribution.
+        let body = json!({"expected_version": version, "client_action_id": client,
+                          "action": action, "contribution": client});
         self.call(
             "POST",
             &format!("/api/games/{id}/actions"),

@@ -25,6 +25,15 @@ fn device() -> Device {
     }
 }
 
+/// How many rolls a record holds (every authority action in Aeroplane chess is one).
+fn rolls_seen_by_all(record: &qiguan_core::Record) -> usize {
+    record
+        .actions
+        .iter()
+        .filter(|e| e.by == Actor::Authority)
+        .count()
+}
+
 fn aeroplane(game: &AnyMatch) -> &qiguan_core::Match<qiguan_core::aeroplane::Aeroplane> {
     match game {
         AnyMatch::Aeroplane(m) => m,
@@ -131,6 +140,17 @@ async fn two_people_and_the_servers_computer_play_to_a_full_finishing_order() {
     assert_eq!(order.len(), 3);
     let replayed = AnyMatch::from_record(&ga.record()).unwrap();
     assert_eq!(replayed.outcome(), ga.outcome());
+    // Each device checks every roll against the server's seed, revealed now, from what it
+    // stored (its own database, read again).
+    for (device, id) in [(&ann, a), (&bo, b)] {
+        let stored = device.engine.store().load(id).unwrap().record;
+        assert_eq!(
+            qiguan_core::fair::verify(&stored),
+            qiguan_core::fair::Verdict::Checked {
+                draws: rolls_seen_by_all(&stored)
+            }
+        );
+    }
     // The computer played its own turns, and every roll is the server's.
     let record = ga.record();
     assert!(

@@ -70,6 +70,13 @@ pub struct GameSnapshot {
     pub actions: Vec<(String, String)>,
     /// For a correspondence game: where it is played and this player's seat there.
     pub remote: Option<RemoteSnapshot>,
+    /// Provably fair chance, its public part (core's JSON); none before schema 10.
+    #[serde(default)]
+    pub fair: Option<String>,
+    /// The seed of a game the player's devices deal and roll for (the player's own devices
+    /// are its authority; the library is sealed end to end).
+    #[serde(default)]
+    pub chance_seed: Option<String>,
 }
 
 /// A correspondence game's binding to its server.
@@ -138,7 +145,7 @@ fn game(store: &Store, uid: &str) -> Result<Option<GameSnapshot>, StoreError> {
     let row = conn
         .query_row(
             "SELECT id, kind, mode, options, setup, players, created_at, updated_at, status,
-                    result, reason, plies, moves, computers
+                    result, reason, plies, moves, computers, fair, chance_seed
              FROM games WHERE uid = ?1",
             [uid],
             |r| {
@@ -161,6 +168,8 @@ fn game(store: &Store, uid: &str) -> Result<Option<GameSnapshot>, StoreError> {
                         computers: r.get(13)?,
                         actions: Vec::new(),
                         remote: None,
+                        fair: r.get(14)?,
+                        chance_seed: r.get(15)?,
                     },
                 ))
             },
@@ -368,8 +377,8 @@ fn apply_game(
 fn insert_game(tx: &Transaction<'_>, g: &GameSnapshot) -> Result<(), StoreError> {
     tx.execute(
         "INSERT INTO games (uid, kind, mode, options, setup, players, created_at, updated_at,
-                            status, result, reason, plies, moves, computers)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                            status, result, reason, plies, moves, computers, fair, chance_seed)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         params![
             g.uid,
             g.kind,
@@ -384,7 +393,9 @@ fn insert_game(tx: &Transaction<'_>, g: &GameSnapshot) -> Result<(), StoreError>
             g.reason,
             g.plies,
             g.moves,
-            g.computers
+            g.computers,
+            g.fair,
+            g.chance_seed
         ],
     )?;
     let id = tx.last_insert_rowid();
@@ -429,7 +440,8 @@ fn replace_game(tx: &Transaction<'_>, id: i64, g: &GameSnapshot) -> Result<(), S
     tx.execute(
         "UPDATE games SET kind = ?2, mode = ?3, options = ?4, setup = ?5, players = ?6,
                           created_at = ?7, updated_at = ?8, status = ?9, result = ?10,
-                          reason = ?11, plies = ?12, moves = ?13, computers = ?14
+                          reason = ?11, plies = ?12, moves = ?13, computers = ?14,
+                          fair = ?15, chance_seed = ?16
          WHERE id = ?1",
         params![
             id,
@@ -445,7 +457,9 @@ fn replace_game(tx: &Transaction<'_>, id: i64, g: &GameSnapshot) -> Result<(), S
             g.reason,
             g.plies,
             g.moves,
-            g.computers
+            g.computers,
+            g.fair,
+            g.chance_seed
         ],
     )?;
     tx.execute("DELETE FROM actions WHERE game_id = ?1", [id])?;

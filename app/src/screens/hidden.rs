@@ -3,8 +3,9 @@
 //! seat's view, any other with its whole record.
 
 use crate::storage::{GameRecord, GameStorage};
-use crate::store::{GameId, Mode, RemoteGame, Standing, StoreError};
+use crate::store::{GameId, Mode, RemoteGame, Standing, StoreError, StoredGame};
 use crate::sync::ServerView;
+use qiguan_core::fair::Dealer;
 use qiguan_core::{
     Action, Actor, DrawOffer, Match, MatchView, Outcome, RecordEntry, Rules, Seat, Strength, ToAct,
     Viewer,
@@ -153,15 +154,7 @@ where
     } = store.game(id).map_err(|e| e.to_string())?;
     let source: Source<G> = match kept_view {
         Some(json) => Source::Remote(Box::new(seen(id, &json, &stored.record, pending)?)),
-        None => Source::Local(Box::new(Match::from_record(&stored.record).map_err(
-            |e| {
-                StoreError::BadRecord {
-                    id,
-                    detail: e.to_string(),
-                }
-                .to_string()
-            },
-        )?)),
+        None => Source::Local(Box::new(local_match(id, &stored)?)),
     };
     let seats = match &source {
         Source::Local(game) => game.game().seat_count(),
@@ -214,6 +207,18 @@ where
     })
 }
 
+/// A game this device keeps the whole record of, replayed: the authority's own match again
+/// where this device deals and rolls for it (its seed kept beside the record).
+fn local_match<G: Rules>(id: GameId, stored: &StoredGame) -> Result<Match<G>, String> {
+    let bad = |detail: String| StoreError::BadRecord { id, detail }.to_string();
+    let mut game = Match::from_record(&stored.record).map_err(|e| bad(e.to_string()))?;
+    if let Some(seed) = &stored.chance_seed {
+        game.deal_with(Dealer::from_hex(seed).map_err(bad)?)
+            .map_err(bad)?;
+    }
+    Ok(game)
+}
+
 /// Applies an action to a copy of the match, stores it (and any chance it brings about), then
 /// makes it the game's state: nothing shows that is not stored.
 pub(crate) fn store_and_apply<G: Rules>(
@@ -229,7 +234,8 @@ pub(crate) fn store_and_apply<G: Rules>(
     };
     let mut next = game.clone();
     next.apply(actor, action).map_err(|e| e.to_string())?;
-    next.resolve_chance(&mut crate::random::os_pick)
+    // The acting seat's contribution to a roll its action asks for, drawn by this device.
+    crate::random::resolve_chance(&mut next, &[crate::random::contribution()])
         .map_err(|e| e.to_string())?;
     let from = game.version();
     let total = next.version();
@@ -241,7 +247,7 @@ pub(crate) fn store_and_apply<G: Rules>(
         })
         .collect();
     store
-        .append(id, from, &actions, now)
+        .append(id, from, &actions, next.fairness().as_ref(), now)
         .map_err(|e| e.to_string())?;
     *game = next;
     Ok(())

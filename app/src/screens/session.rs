@@ -12,16 +12,17 @@ use super::hidden::{self, Seen, Source};
 use super::registry::{GameEntry, OnlineChoice};
 use crate::ctx::{Ctx, Sessions};
 use crate::online::Command;
-use crate::random::os_pick;
 use crate::sound::Sound;
 use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing};
 use crate::thinking::{self, Work};
 use qiguan_core::Strength;
+use qiguan_core::fair::{Dealer, Verdict};
 use qiguan_core::{
     Action, Actor, GameResult, Match, MatchView, Outcome, RecordEntry, Rules, Seat, ToAct, Viewer,
 };
 use qiguan_ui::{
-    AppWindow, GameOutcome, GamePhase, GameSession, ResultKind, Screen, SyncLine, Waiting,
+    AppWindow, FairCheck, GameOutcome, GamePhase, GameSession, ResultKind, Screen, SyncLine,
+    Waiting,
 };
 use serde::de::DeserializeOwned;
 use slint::{ComponentHandle, ModelRc, SharedString, Timer, TimerMode, VecModel};
@@ -287,6 +288,9 @@ pub(crate) struct Session<G: GameScreen> {
     /// viewer's draw offer, seen when a reload brought the offer's end (a game whose record is
     /// on this device says so from its record: [`declined_offer`]).
     pub declined_by: Option<Seat>,
+    /// The check of the finished game's chance, for the record of so many actions (checking
+    /// replays the whole game: once per record, not once per screen refresh).
+    pub fair_check: RefCell<Option<(usize, FairCheck)>>,
 }
 
 impl<G: GameScreen> Session<G> {
@@ -520,16 +524,27 @@ pub(crate) fn start<G: GameScreen>(
     computers: Vec<Option<Strength>>,
 ) -> Result<GameId, String> {
     let mut game: Match<G> = Match::new(options, None).map_err(|e| e.to_string())?;
-    let dealt = game
-        .resolve_chance(&mut os_pick)
-        .map_err(|e| e.to_string())?;
+    // This device deals and rolls: it commits to a seed before anything is drawn, and draws
+    // each deal from every seat's contribution (see qiguan_core::fair).
+    let dealer = game
+        .game()
+        .has_chance()
+        .then(|| Dealer::new(crate::random::chance_seed()));
+    if let Some(dealer) = &dealer {
+        game.deal_with(dealer.clone())?;
+    }
+    let seats: Vec<String> = (0..game.game().seat_count())
+        .map(|_| crate::random::contribution())
+        .collect();
+    let dealt = crate::random::resolve_chance(&mut game, &seats).map_err(|e| e.to_string())?;
     // One person against the computer is filed as such; two or more people as pass and play.
     let people = computers.iter().filter(|c| c.is_none()).count();
     let mode = match computers.iter().position(Option::is_some) {
         Some(seat) if people <= 1 => Mode::Computer(seat as u8),
         _ => Mode::PassAndPlay,
     };
-    let new = NewGame::from_record(&game.record(), mode, players);
+    let mut new = NewGame::from_record(&game.record(), mode, players);
+    new.chance_seed = dealer.as_ref().map(Dealer::seed_hex);
     let standing = Standing::new(&dealt, game.outcome());
     let now = ctx.now();
     let id = ctx
@@ -707,6 +722,7 @@ impl<G: GameScreen> Session<G> {
             hinting: None,
             hint: None,
             declined_by: None,
+            fair_check: RefCell::new(None),
         }
     }
 }
@@ -1156,24 +1172,25 @@ fn take_back<G: GameScreen>(ctx: &Rc<Ctx>, s: &mut Session<G>) -> Result<(), Str
     let Some(game) = s.local() else {
         return Ok(());
     };
-    let mut record = game.record();
     let computer = |g: &Match<G>| {
         s.seats()
             .any(|seat| s.computer(seat).is_some() && g.to_act().includes(Actor::Seat(seat)))
     };
+    let mut len = game.version();
     let previous = loop {
-        if record.actions.pop().is_none() {
+        if len == 0 {
             return Ok(());
         }
-        let previous: Match<G> = Match::from_record(&record).map_err(|e| e.to_string())?;
-        if record.actions.is_empty() || !computer(&previous) {
+        len -= 1;
+        let previous: Match<G> = game.rewound(len).map_err(|e| e.to_string())?;
+        if len == 0 || !computer(&previous) {
             break previous;
         }
     };
     let standing = Standing::new(previous.actions(), previous.outcome());
     let (id, now) = (s.id, ctx.now());
     ctx.games()?
-        .truncate(id, record.actions.len(), &standing, now)
+        .truncate(id, len, &standing, previous.fairness().as_ref(), now)
         .map_err(|e| e.to_string())?;
     s.source = Source::Local(Box::new(previous));
     s.selected = None;
@@ -1297,6 +1314,8 @@ pub(crate) struct SessionUi {
     /// A hint may be asked for; one is being worked out.
     pub can_hint: bool,
     pub hinting: bool,
+    /// The finished game's chance, checked.
+    pub fair: FairCheck,
 }
 
 /// What the screen shows of a session: a pure function of it, for tests to call.
@@ -1371,7 +1390,54 @@ pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
             .collect(),
         can_hint: s.can_hint(),
         hinting: s.hinting.is_some() && s.person_to_act(),
+        fair: fair_check(s),
     }
+}
+
+/// Whether a finished game's rolls (or deal) came from the seed its authority committed to
+/// at the start, checked against the revealed seed (see [`qiguan_core::fair`]). Nothing to
+/// show while the game goes on, nor for a game without chance.
+pub(crate) fn fair_check<G: GameScreen>(s: &Session<G>) -> FairCheck {
+    let none = FairCheck::default();
+    let Some(game) = s.local().filter(|g| g.outcome().is_some()) else {
+        return none;
+    };
+    if !game.game().has_chance() {
+        return none;
+    }
+    if let Some((version, check)) = s.fair_check.borrow().as_ref()
+        && *version == game.version()
+    {
+        return check.clone();
+    }
+    let deal = G::KIND == qiguan_core::GameKind::Junqi;
+    let check = match qiguan_core::fair::verify(&game.record()) {
+        Verdict::NoChance => none,
+        Verdict::Checked { draws } => FairCheck {
+            state: 1,
+            draws: draws as i32,
+            failed_draw: 0,
+            deal,
+        },
+        Verdict::Unverifiable => FairCheck {
+            state: 2,
+            deal,
+            ..none
+        },
+        Verdict::Failed(f) => FairCheck {
+            state: 3,
+            failed_draw: f.draw.unwrap_or(0) as i32,
+            deal,
+            ..none
+        },
+        Verdict::Pending { .. } => FairCheck {
+            state: 4,
+            deal,
+            ..none
+        },
+    };
+    *s.fair_check.borrow_mut() = Some((game.version(), check.clone()));
+    check
 }
 
 /// The seat that declined `viewer`'s last draw offer, explicitly or by moving on, if the
@@ -1471,6 +1537,7 @@ fn push(a: &GameSession<'_>, ui: SessionUi) {
     a.set_strengths(ModelRc::new(VecModel::from(ui.strengths)));
     a.set_can_hint(ui.can_hint);
     a.set_hinting(ui.hinting);
+    a.set_fair(ui.fair);
     if !ui.can_say {
         a.set_choosing_phrase(false);
     }

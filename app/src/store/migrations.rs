@@ -6,7 +6,7 @@ use qiguan_core::{AnyMatch, Record, RecordEntry};
 use rusqlite::{Connection, params};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 9;
+pub const SCHEMA_VERSION: i64 = 10;
 
 /// Version 1: games, their actions, settings.
 const V1: &str = "
@@ -200,6 +200,15 @@ CREATE TABLE reviews (
 );
 ";
 
+/// Version 10: provably fair chance (issue 42). `fair` is the public part of the scheme as
+/// core writes it (JSON: the commitment, each draw's contributions, the seed once revealed);
+/// `chance_seed` is the seed of a game this device is the authority of, kept secret until the
+/// game is over. Games stored before have neither: their rolls are not verifiable.
+const V10: &str = "
+ALTER TABLE games ADD COLUMN fair TEXT;
+ALTER TABLE games ADD COLUMN chance_seed TEXT;
+";
+
 /// Brings the schema from `from` up to [`SCHEMA_VERSION`].
 pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError> {
     for version in from + 1..=SCHEMA_VERSION {
@@ -217,6 +226,7 @@ pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError
             7 => tx.execute_batch(V7)?,
             8 => computer_roles(&tx)?,
             9 => tx.execute_batch(V9)?,
+            10 => tx.execute_batch(V10)?,
             _ => unreachable!("no migration to version {version}"),
         }
         tx.pragma_update(None, "user_version", version)?;

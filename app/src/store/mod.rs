@@ -9,6 +9,7 @@ pub use reviews::KeptReview;
 pub use phrases::{Phrase, QueuedPhrase};
 
 use qiguan_core::Strength;
+use qiguan_core::fair::{Dealer, Fairness};
 use qiguan_core::{Action, Actor, AnyMatch, GameKind, GameResult, Outcome, Record, RecordEntry};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::fmt;
@@ -134,6 +135,10 @@ pub struct NewGame {
     pub setup: serde_json::Value,
     /// Player names by seat (may be empty strings).
     pub players: Vec<String>,
+    /// Provably fair chance, its public part (see [`qiguan_core::fair`]).
+    pub fair: Option<Fairness>,
+    /// The seed of a game this device deals and rolls for: secret until the game is over.
+    pub chance_seed: Option<String>,
 }
 
 impl NewGame {
@@ -151,6 +156,8 @@ impl NewGame {
             options: record.options.clone(),
             setup: record.setup.clone(),
             players,
+            fair: record.fair.clone(),
+            chance_seed: None,
         }
     }
 }
@@ -257,6 +264,8 @@ pub struct StoredGame {
     pub summary: GameSummary,
     /// The full record.
     pub record: Record,
+    /// The seed of a game this device is the authority of (see [`NewGame::chance_seed`]).
+    pub chance_seed: Option<String>,
 }
 
 /// Which games the history shows.
@@ -465,8 +474,8 @@ impl Store {
         let players = serde_json::to_string(&game.players).unwrap_or_else(|_| "[]".into());
         tx.execute(
             "INSERT INTO games (kind, mode, options, setup, players, created_at, updated_at,
-                                status, result, reason, plies, moves)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11)",
+                                status, result, reason, plies, moves, fair, chance_seed)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
             params![
                 game.kind.as_str(),
                 game.mode.as_str(),
@@ -479,6 +488,8 @@ impl Store {
                 standing.outcome.as_ref().map(|o| o.reason.as_str()),
                 standing.plies as i64,
                 standing.moves as i64,
+                fair_json(game.fair.as_ref()),
+                game.chance_seed,
             ],
         )?;
         let id = tx.last_insert_rowid();
@@ -530,6 +541,16 @@ impl Store {
         Ok(())
     }
 
+    /// Stores the public part of a game's fair chance (its draws so far; the seed once over).
+    pub fn set_fair(&mut self, id: GameId, fair: Option<&Fairness>) -> Result<(), StoreError> {
+        self.conn.execute(
+            // Only a change: an update marks the game for the library to send again.
+            "UPDATE games SET fair = ?2 WHERE id = ?1 AND fair IS NOT ?2",
+            params![id.0, fair_json(fair)],
+        )?;
+        Ok(())
+    }
+
     /// Removes the actions from `ply` on (an undo) and stores the standing after that.
     pub fn truncate(
         &mut self,
@@ -550,16 +571,21 @@ impl Store {
 
     /// Loads a game's record and list row.
     pub fn load(&self, id: GameId) -> Result<StoredGame, StoreError> {
-        let (summary, options, setup) = self
+        let (summary, options, setup, fair, chance_seed) = self
             .conn
             .query_row(
-                &format!("SELECT options, setup, {SUMMARY_COLUMNS} FROM games WHERE id = ?1"),
+                &format!(
+                    "SELECT options, setup, fair, chance_seed, {SUMMARY_COLUMNS}
+                     FROM games WHERE id = ?1"
+                ),
                 [id.0],
                 |r| {
                     Ok((
-                        summary_from_row(r, 2)?,
+                        summary_from_row(r, 4)?,
                         r.get::<_, String>(0)?,
                         r.get::<_, String>(1)?,
+                        r.get::<_, Option<String>>(2)?,
+                        r.get::<_, Option<String>>(3)?,
                     ))
                 },
             )
@@ -586,9 +612,16 @@ impl Store {
             options: serde_json::from_str(&options).map_err(|e| bad(e.to_string()))?,
             setup: serde_json::from_str(&setup).map_err(|e| bad(e.to_string()))?,
             actions,
-            fair: None,
+            fair: match fair {
+                Some(text) => Some(serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?),
+                None => None,
+            },
         };
-        Ok(StoredGame { summary, record })
+        Ok(StoredGame {
+            summary,
+            record,
+            chance_seed,
+        })
     }
 
     /// Returns unfinished games, most recently played first.
@@ -883,12 +916,25 @@ pub fn parse_kind(text: &str) -> Option<GameKind> {
     serde_json::from_value(serde_json::Value::String(text.to_owned())).ok()
 }
 
-/// Replays a stored game, for resuming it.
+/// Replays a stored game, for resuming it: the authority's own match again where this device
+/// deals and rolls for it.
 pub fn replay(game: &StoredGame) -> Result<AnyMatch, StoreError> {
-    AnyMatch::from_record(&game.record).map_err(|e| StoreError::BadRecord {
+    let bad = |detail: String| StoreError::BadRecord {
         id: game.summary.id,
-        detail: e.to_string(),
-    })
+        detail,
+    };
+    let mut replayed = AnyMatch::from_record(&game.record).map_err(|e| bad(e.to_string()))?;
+    if let Some(seed) = &game.chance_seed {
+        replayed
+            .deal_with(Dealer::from_hex(seed).map_err(bad)?)
+            .map_err(bad)?;
+    }
+    Ok(replayed)
+}
+
+/// A game's fair chance as stored: core's JSON.
+fn fair_json(fair: Option<&Fairness>) -> Option<String> {
+    fair.and_then(|f| serde_json::to_string(f).ok())
 }
 
 /// Renames a damaged database (and its WAL files) aside, keeping it, so a new one can start.

@@ -524,9 +524,14 @@ fn a_version_5_correspondence_game_gains_phrases_on_the_move_to_version_6() {
 
 /// Takes a database back from version 7 to 6.
 /// Undoes version 9 (the kept reviews), for the tests that start from an older version.
-const UNDO_V9: &str = "DROP TABLE reviews;";
+const UNDO_V10: &str =
+    "ALTER TABLE games DROP COLUMN fair; ALTER TABLE games DROP COLUMN chance_seed;";
+const UNDO_V9: &str =
+    "ALTER TABLE games DROP COLUMN fair; ALTER TABLE games DROP COLUMN chance_seed;
+    DROP TABLE reviews;";
 
 const UNDO_V7: &str = "
+    ALTER TABLE games DROP COLUMN fair; ALTER TABLE games DROP COLUMN chance_seed;
     DROP TABLE reviews;
     DROP TRIGGER games_get_uid; DROP TRIGGER library_game_new; DROP TRIGGER library_game_changed;
     DROP TRIGGER library_game_gone; DROP TRIGGER library_remote_new;
@@ -819,4 +824,43 @@ fn history_filters_your_wins_and_losses_and_aeroplane_colours() {
     assert_eq!(ids(ResultFilter::WonBy(1)), [shared, remote]);
     assert_eq!(ids(ResultFilter::WonBy(2)), [three, two], "blue came first");
     assert_eq!(ids(ResultFilter::WonBy(3)), []);
+}
+
+#[test]
+fn a_version_9_aeroplane_game_opens_with_its_rolls_not_verifiable() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v9.sqlite");
+    let options = serde_json::json!({"seats": 2});
+    let mut game = AnyMatch::new(GameKind::Aeroplane, &options, &serde_json::Value::Null).unwrap();
+    game.apply_text(Actor::Seat(qiguan_core::Seat::FIRST), "roll")
+        .unwrap();
+    game.apply_text(Actor::Authority, "d3").unwrap();
+    let id = {
+        let mut store = Store::open(&path).unwrap();
+        let new = NewGame::from_match(&game, Mode::PassAndPlay, vec!["A".into(), "B".into()]);
+        let id = store
+            .create_game_with(
+                &new,
+                game.record().actions.as_slice(),
+                &Standing::of(&game),
+                1,
+            )
+            .unwrap();
+        store
+            .conn
+            .execute_batch(&format!("{UNDO_V10} PRAGMA user_version = 9;"))
+            .unwrap();
+        id
+    };
+    let store = Store::open(&path).unwrap();
+    let stored = store.load(id).unwrap();
+    assert_eq!(
+        (stored.record.fair.as_ref(), stored.chance_seed.as_ref()),
+        (None, None)
+    );
+    assert_eq!(stored.record.actions.len(), 2);
+    assert_eq!(
+        qiguan_core::fair::verify(&stored.record),
+        qiguan_core::fair::Verdict::Unverifiable
+    );
 }

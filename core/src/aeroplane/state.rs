@@ -484,6 +484,10 @@ impl Rules for Aeroplane {
         self.seen()
     }
 
+    fn has_chance(&self) -> bool {
+        true
+    }
+
     fn chance(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<AeroplaneMove> {
         (self.phase == Phase::Rolling && self.over.is_none())
             .then(|| AeroplaneMove::Die(pick(6).min(5) as u8 + 1))

@@ -861,6 +861,10 @@ impl Rules for Junqi {
         JunqiView::of(&ended, viewer)
     }
 
+    fn has_chance(&self) -> bool {
+        self.flip()
+    }
+
     fn chance(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<JunqiMove> {
         self.awaiting_deal()
             .then(|| JunqiMove::Deal(Self::shuffled_deal(pick)))
