@@ -108,7 +108,7 @@ struct JoinRequest {
     #[serde(default)]
     name: String,
     /// The joiner's random contribution to a deal made when the game starts (flip mode).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::games::present")]
     contribution: Option<String>,
 }
 

@@ -167,7 +167,7 @@ pub struct CreateGame {
     pub name: String,
     /// The creator's random contribution to a deal made when the game starts (Junqi's flip
     /// mode; see docs/protocol.md, "Provably fair chance").
-    #[serde(default)]
+    #[serde(default, deserialize_with = "present")]
     pub contribution: Option<String>,
 }
 
@@ -191,6 +191,15 @@ where
         }
     };
     T::try_from(value).map_err(|_| D::Error::custom(format!("{n} is out of range")))
+}
+
+/// Reads an optional string field that, when present, must be a string (`null` is refused,
+/// as the OpenAPI document says).
+pub(crate) fn present<'de, D>(d: D) -> Result<Option<String>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    String::deserialize(d).map(Some)
 }
 
 /// A seat for the server's computer player.
@@ -242,7 +251,7 @@ pub struct SubmitAction {
     /// The action's text: a move in the game's notation, or resign, offer-draw, …
     pub action: String,
     /// The seat's random contribution to the chance this action brings about (a roll).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "present")]
     pub contribution: Option<String>,
 }
 

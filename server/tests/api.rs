@@ -1310,6 +1310,28 @@ async fn a_roll_needs_a_fresh_contribution_and_cannot_be_rolled_again() {
     let (status, answer) = act_with(&s, &id, &token, 0, "r1", None).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
     assert_eq!(code(&answer), "contribution-missing");
+    // `null` is not a contribution (the document says a string), nor is it none.
+    let (status, answer) = s
+        .call(
+            "POST",
+            &format!("/api/games/{id}/actions"),
+            Some(&token),
+            Some(
+                json!({"expected_version": 0, "client_action_id": "r0", "action": "roll",
+                        "contribution": null}),
+            ),
+        )
+        .await;
+    assert!(status.is_client_error(), "{status} {answer}");
+    let (status, answer) = s
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({"game": "xiangqi", "days_per_move": 3, "contribution": null})),
+        )
+        .await;
+    assert!(status.is_client_error(), "{status} {answer}");
     let (status, answer) = act_with(&s, &id, &token, 0, "r1", Some("not ok!")).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{answer}");
     assert_eq!(code(&answer), "bad-contribution");

@@ -832,8 +832,7 @@ fn a_version_9_aeroplane_game_opens_with_its_rolls_not_verifiable() {
     let path = dir.path().join("v9.sqlite");
     let options = serde_json::json!({"seats": 2});
     let mut game = AnyMatch::new(GameKind::Aeroplane, &options, &serde_json::Value::Null).unwrap();
-    game.apply_text(Actor::Seat(qiguan_core::Seat::FIRST), "roll")
-        .unwrap();
+    game.apply_text(Actor::Seat(Seat::FIRST), "roll").unwrap();
     game.apply_text(Actor::Authority, "d3").unwrap();
     let id = {
         let mut store = Store::open(&path).unwrap();
