@@ -7,8 +7,10 @@
 pub mod analysis;
 pub mod board;
 pub mod computer;
+pub mod dhtmlxq;
 pub mod engine;
 pub mod fen;
+pub mod import;
 mod movegen;
 pub mod notation;
 pub mod pgn;
@@ -16,8 +18,10 @@ pub mod picture;
 pub mod position;
 mod repetition;
 pub mod state;
+pub mod study;
 pub mod uci;
 pub mod view;
+pub mod xqf;
 
 #[cfg(test)]
 mod tests;

@@ -7,12 +7,15 @@
 //! reads as the same position, a record replays to the same state, a notation names the move
 //! it was read as). A broken promise panics with what was expected.
 
+use qiguan_core::xiangqi::dhtmlxq::{read_dhtmlxq, write_dhtmlxq};
 use qiguan_core::xiangqi::engine::Engine;
 use qiguan_core::xiangqi::notation::{
     parse_any, parse_chinese, parse_coordinates, parse_iccs, parse_wxf, to_chinese, to_wxf,
 };
 use qiguan_core::xiangqi::pgn::{MoveFormat, read_game, write_pgn};
+use qiguan_core::xiangqi::study::Study;
 use qiguan_core::xiangqi::uci::{Command, Session, bestmove_line, identify, info_line, parse};
+use qiguan_core::xiangqi::xqf::{XqfKeys, read_xqf, write_xqf};
 use qiguan_core::xiangqi::{Position, XiangqiOptions};
 use qiguan_core::{AnyMatch, Match, Record, Viewer};
 
@@ -27,6 +30,8 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("uci", uci),
     ("record", record),
     ("api", api::api),
+    ("xqf", xqf),
+    ("dhtmlxq", dhtmlxq),
 ];
 
 pub mod api;
@@ -113,6 +118,69 @@ pub fn pgn(data: &[u8]) {
             again.actions, record.actions,
             "{written:?} read back to other actions"
         );
+    }
+}
+
+/// An XQF file: refused with a reason, or a study whose every line is legal, which Qiguan
+/// writes back (with keys and without) to the same tree, and whose main line replays as a
+/// record.
+pub fn xqf(data: &[u8]) {
+    if data.len() > MAX_LEN {
+        return;
+    }
+    let Ok(study) = read_xqf(data) else { return };
+    studied(&study);
+    for keys in [
+        XqfKeys::default(),
+        XqfKeys {
+            mask: 0xA5,
+            or: [1, 2, 3, 4],
+            sum: 9,
+            xy: 77,
+            from: 200,
+            to: 3,
+        },
+    ] {
+        let written = write_xqf(&study, keys);
+        let back =
+            read_xqf(&written).unwrap_or_else(|e| panic!("Qiguan's own XQF is refused: {e}"));
+        assert_eq!(
+            (&back.start, &back.moves),
+            (&study.start, &study.moves),
+            "XQF read back to another tree"
+        );
+    }
+}
+
+/// DhtmlXQ text: refused with a reason, or a study whose every line is legal, which Qiguan
+/// writes back to the same tree, and whose main line replays as a record.
+pub fn dhtmlxq(data: &[u8]) {
+    let Some(text) = text(data) else { return };
+    let Ok(study) = read_dhtmlxq(text) else {
+        return;
+    };
+    studied(&study);
+    let written = write_dhtmlxq(&study);
+    let back = read_dhtmlxq(&written)
+        .unwrap_or_else(|e| panic!("Qiguan's own DhtmlXQ {written:?} is refused: {e}"));
+    assert_eq!(
+        (&back.start, &back.moves),
+        (&study.start, &study.moves),
+        "{written:?} read back to another tree"
+    );
+}
+
+/// What a study read from any file must be: every line legal, a main line that replays.
+fn studied(study: &Study) {
+    assert_eq!(
+        study.check(),
+        Ok(()),
+        "a reader let an illegal move through"
+    );
+    let game = study.to_game();
+    if let Ok(record) = game.to_record(&XiangqiOptions::default()) {
+        AnyMatch::from_record(&record)
+            .unwrap_or_else(|e| panic!("a study's main line does not replay: {e:?}"));
     }
 }
 
