@@ -196,3 +196,44 @@ fn a_database_from_a_newer_version_offers_no_fresh_start() {
     assert!(all(&app, "Start a new history").is_empty());
     assert!(one(&app, "Quit").is_valid());
 }
+
+/// A game as Chinese forums paste it (DhtmlXQ): its game line imports and replays; a damaged
+/// one says so.
+#[test]
+fn a_dhtmlxq_paste_imports_its_main_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    press(&app, "History");
+    let h = app.window().global::<HistoryAdapter>();
+    import(
+        &app,
+        "[DhtmlXQ][DhtmlXQ_red]柳大华[/DhtmlXQ_red][DhtmlXQ_black]吕钦[/DhtmlXQ_black]
+         [DhtmlXQ_movelist]2625[/DhtmlXQ_movelist][/DhtmlXQ]",
+    );
+    let problem = h.get_import_error();
+    assert_eq!(problem.code, "", "{problem:?}");
+    // The tag with no closing word: damaged.
+    press(&app, "Back");
+    import(&app, "[DhtmlXQ_movelist]7062");
+    assert_eq!(h.get_import_error().code, "dhtmlxq");
+    assert!(
+        one(
+            &app,
+            "This DhtmlXQ game is damaged: its tags or moves cannot be read."
+        )
+        .is_valid()
+    );
+    h.set_show_import(false);
+    import(
+        &app,
+        "[DhtmlXQ_red]柳大华[/DhtmlXQ_red][DhtmlXQ_result]黑胜[/DhtmlXQ_result]
+         [DhtmlXQ_movelist]2625706266651222[/DhtmlXQ_movelist]
+         [DhtmlXQ_move_0_2_1]7242[/DhtmlXQ_move_0_2_1]",
+    );
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Replay);
+    let replay = app.window().global::<ReplayAdapter>();
+    assert_eq!(replay.get_total(), 4, "the game's line, not the variation");
+    assert_eq!(result_code(&replay.get_outcome()), "win:1");
+    press(&app, "End");
+    assert!(point(&app, "c8").contains("black 炮"), "炮2平3 was played");
+}

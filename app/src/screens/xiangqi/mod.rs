@@ -187,23 +187,28 @@ fn online_choice(ui: &AppWindow, side: u8) -> super::registry::OnlineChoice {
     choice
 }
 
-/// Reads a pasted PGN (Chinese, WXF or coordinate moves) or FEN into a record and its players.
+/// Reads a pasted game into a record and its players: PGN (Chinese, WXF, ICCS or coordinate
+/// moves), a FEN, or DhtmlXQ as forums paste it (its main line).
 fn import(text: &str) -> Result<(qiguan_core::Record, Vec<String>), ImportProblem> {
+    use qiguan_core::xiangqi::import::{Format, ImportError, read_text};
     use qiguan_core::xiangqi::pgn::PgnError;
     let problem = |code: &str| ImportProblem {
         code: code.into(),
         ..ImportProblem::default()
     };
-    let game = qiguan_core::xiangqi::pgn::read_game(text).map_err(|e| match e {
-        PgnError::Empty => problem("empty"),
-        PgnError::Syntax(_) => problem("syntax"),
-        PgnError::Fen(_) => problem("fen"),
-        PgnError::Move { ply, text, .. } => ImportProblem {
+    let study = read_text(text).map_err(|e| match (&e, e.illegal()) {
+        (_, Some(line)) => ImportProblem {
             code: "move".into(),
-            ply: ply as i32,
-            text: text.into(),
+            ply: line.ply as i32,
+            text: line.text.into(),
         },
+        (ImportError::Pgn(PgnError::Empty), _) => problem("empty"),
+        (ImportError::Pgn(PgnError::Fen(_)), _) => problem("fen"),
+        _ if e.bad_position() => problem("position"),
+        _ if e.format() == Format::DhtmlXq => problem("dhtmlxq"),
+        _ => problem("syntax"),
     })?;
+    let game = study.to_game();
     let record = game
         .to_record(&XiangqiOptions::default())
         .map_err(|_| problem("unplayable"))?;
