@@ -4,8 +4,8 @@
 //! often are).
 
 use super::dhtmlxq::{DhtmlXqError, is_dhtmlxq, read_dhtmlxq};
-use super::fen::FenError;
-use super::pgn::{PgnError, read_game};
+use super::pgn::PgnError;
+use super::pgn_study::read_study_pgn;
 use super::study::{IllegalLine, Study};
 use super::xqf::{XqfError, read_xqf};
 use encoding_rs::GB18030;
@@ -104,16 +104,7 @@ pub fn read_text(text: &str) -> Result<Study, ImportError> {
     if is_dhtmlxq(text) {
         return read_dhtmlxq(text).map_err(ImportError::DhtmlXq);
     }
-    let game = read_game(text).map_err(ImportError::Pgn)?;
-    let start = super::Position::from_fen(&game.fen)
-        .map_err(|e: FenError| ImportError::Pgn(PgnError::Fen(e)))?;
-    let mut tags = game.tags.clone();
-    if !tags.iter().any(|(n, _)| n.eq_ignore_ascii_case("Result")) {
-        tags.push(("Result".into(), game.result.clone()));
-    }
-    // PGN's reader checked every move already.
-    Study::from_line(start, &game.moves, tags)
-        .map_err(|line| ImportError::Pgn(PgnError::Syntax(line.to_string())))
+    read_study_pgn(text).map_err(ImportError::Pgn)
 }
 
 /// Bytes as text: UTF-8 (a byte-order mark dropped), else GB18030.

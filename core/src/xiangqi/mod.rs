@@ -14,6 +14,7 @@ pub mod import;
 mod movegen;
 pub mod notation;
 pub mod pgn;
+pub mod pgn_study;
 pub mod picture;
 pub mod position;
 mod repetition;

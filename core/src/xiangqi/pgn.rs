@@ -132,7 +132,7 @@ pub fn write_pgn(game: &Match<Xiangqi>, tags: &[(&str, String)], format: MoveFor
     out
 }
 
-fn push_tag(out: &mut String, name: &str, value: &str) {
+pub(crate) fn push_tag(out: &mut String, name: &str, value: &str) {
     let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
     out.push_str(&format!("[{name} \"{escaped}\"]\n"));
 }
@@ -209,9 +209,9 @@ pub fn read_game(text: &str) -> Result<PgnGame, PgnError> {
     })
 }
 
-type Tags = Vec<(String, String)>;
+pub(crate) type Tags = Vec<(String, String)>;
 
-fn read_tags(text: &str) -> Result<(Tags, &str), PgnError> {
+pub(crate) fn read_tags(text: &str) -> Result<(Tags, &str), PgnError> {
     let mut tags = Vec::new();
     let mut rest = text.trim_start();
     while let Some(after) = rest.strip_prefix('[') {

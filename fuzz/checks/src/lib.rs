@@ -13,6 +13,7 @@ use qiguan_core::xiangqi::notation::{
     parse_any, parse_chinese, parse_coordinates, parse_iccs, parse_wxf, to_chinese, to_wxf,
 };
 use qiguan_core::xiangqi::pgn::{MoveFormat, read_game, write_pgn};
+use qiguan_core::xiangqi::pgn_study::{read_study_pgn, write_study_pgn};
 use qiguan_core::xiangqi::study::Study;
 use qiguan_core::xiangqi::uci::{Command, Session, bestmove_line, identify, info_line, parse};
 use qiguan_core::xiangqi::xqf::{XqfKeys, read_xqf, write_xqf};
@@ -97,6 +98,21 @@ pub fn notation(data: &[u8]) {
 /// Qiguan writes it, reads back to the same moves and result.
 pub fn pgn(data: &[u8]) {
     let Some(text) = text(data) else { return };
+    // With its variations and comments: every line legal, and Qiguan's own PGN of the tree
+    // reads back to the same tree.
+    if let Ok(study) = read_study_pgn(text) {
+        studied(&study);
+        for format in [MoveFormat::Wxf, MoveFormat::Coordinates] {
+            let written = write_study_pgn(&study, format);
+            let back = read_study_pgn(&written)
+                .unwrap_or_else(|e| panic!("Qiguan's own PGN {written:?} is refused: {e}"));
+            assert_eq!(
+                (&back.start, &back.moves),
+                (&study.start, &study.moves),
+                "{written:?} read back to another tree"
+            );
+        }
+    }
     let Ok(game) = read_game(text) else { return };
     let _ = game.players();
     let Ok(record) = game.to_record(&XiangqiOptions::default()) else {
