@@ -62,7 +62,7 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
-const MAX_COUNT: [(Kind, u8); 7] = [
+pub(crate) const MAX_COUNT: [(Kind, u8); 7] = [
     (Kind::King, 1),
     (Kind::Advisor, 2),
     (Kind::Elephant, 2),
@@ -211,7 +211,7 @@ fn placement_problems(pos: &Position) -> Vec<String> {
 }
 
 /// Returns true if this piece can ever stand on this point.
-fn placement_ok(p: Piece, sq: Square) -> bool {
+pub(crate) fn placement_ok(p: Piece, sq: Square) -> bool {
     let c = p.color();
     let i = sq.index();
     // Ranks counted from this side's back rank.

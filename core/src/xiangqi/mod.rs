@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod board;
 pub mod computer;
 pub mod dhtmlxq;
+pub mod editor;
 pub mod engine;
 pub mod fen;
 pub mod import;
