@@ -14,6 +14,8 @@ use std::time::Duration;
 
 /// The engine's name as `uci` reports it.
 pub const NAME: &str = "Qiguan";
+/// The most lines `go` reports at once (MultiPV).
+pub const MAX_LINES: usize = 5;
 
 /// A command from the GUI.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,6 +202,8 @@ pub struct Session {
     pub hash_mb: usize,
     /// Varies the weaker levels' misjudgements.
     pub seed: u64,
+    /// How many best moves `go` reports, each with its line (MultiPV).
+    pub lines: usize,
 }
 
 impl Default for Session {
@@ -209,6 +213,7 @@ impl Default for Session {
             skill: LEVELS,
             hash_mb: 16,
             seed: 0,
+            lines: 1,
         }
     }
 }
@@ -229,6 +234,7 @@ pub fn identify() -> Vec<String> {
         format!("option name Skill Level type spin default {LEVELS} min 1 max {LEVELS}"),
         "option name Hash type spin default 16 min 1 max 1024".into(),
         "option name Seed type spin default 0 min 0 max 2147483647".into(),
+        format!("option name MultiPV type spin default 1 min 1 max {MAX_LINES}"),
         "option name UCI_Variant type combo default xiangqi var xiangqi".into(),
         "uciok".into(),
     ]
@@ -272,7 +278,8 @@ impl Session {
                     return Err("UCI_Variant: only xiangqi is played".into());
                 }
             }
-            "threads" | "ponder" | "multipv" => {}
+            "multipv" => self.lines = number(1, MAX_LINES as u64)? as usize,
+            "threads" | "ponder" => {}
             _ => {
                 let shown: String = name.chars().take(40).collect();
                 return Err(format!("no such option: {shown}"));
@@ -324,6 +331,7 @@ impl Session {
         {
             limits.depth = Some(8);
         }
+        limits.lines = self.lines;
         (limits, level.style)
     }
 }
@@ -336,9 +344,10 @@ pub fn info_line(info: &Info) -> String {
     };
     let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
     format!(
-        "info depth {} seldepth {} score {score} nodes {} nps {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} time {} pv {}",
         info.depth,
         info.seldepth,
+        info.multipv,
         info.nodes,
         info.nps(),
         info.time.as_millis(),
@@ -444,6 +453,19 @@ mod tests {
         s.set_option("UCI_Variant", Some("xiangqi"))
             .expect("the variant");
         assert!(s.set_option("UCI_Variant", Some("chess")).is_err());
+        s.set_option("MultiPV", Some("3")).expect("in range");
+        assert_eq!(s.lines, 3);
+        assert!(s.set_option("MultiPV", Some("6")).is_err());
+        let go = match parse("go depth 2") {
+            Ok(Some(Command::Go(go))) => go,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(s.plan(&go).0.lines, 3);
+        assert!(
+            identify()
+                .iter()
+                .any(|l| l.starts_with("option name MultiPV type spin"))
+        );
     }
 
     #[test]

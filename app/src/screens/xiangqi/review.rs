@@ -23,6 +23,7 @@ const REVIEW_LIMITS: Limits = Limits {
     depth: Some(24),
     nodes: Some(120_000),
     time: None,
+    lines: 1,
 };
 
 /// How long the live line keeps deepening on one position.
@@ -30,6 +31,7 @@ const LIVE_LIMITS: Limits = Limits {
     depth: Some(40),
     nodes: None,
     time: Some(Duration::from_secs(20)),
+    lines: 1,
 };
 
 /// The transposition table of each search, in MiB.

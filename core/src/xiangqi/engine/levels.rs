@@ -45,6 +45,7 @@ impl Level {
                 depth: Some(depth),
                 nodes: None,
                 time: Some(Duration::from_millis(ms)),
+                lines: 1,
             },
             style: Style {
                 quiescence,

@@ -80,11 +80,16 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stop after this long.
     pub time: Option<Duration>,
+    /// How many of the best moves to report each iteration, each with its score and line
+    /// (UCI's MultiPV); 0 or 1: the best only.
+    pub lines: usize,
 }
 
 /// One finished iteration, as reported while the search runs.
 #[derive(Clone, Debug)]
 pub struct Info {
+    /// The line's rank among the best moves, from 1 (the best; see [`Limits::lines`]).
+    pub multipv: usize,
     /// The iteration's nominal depth.
     pub depth: u32,
     /// The deepest ply reached.
@@ -229,7 +234,21 @@ impl Engine {
             }
             score = result;
             roots.sort_by_key(|r| -r.score);
-            let best = &roots[0];
+            // The next best moves, each searched with a full window among the moves not
+            // ranked yet, so that each score is exact (with noise every score already is).
+            let lines = limits.lines.clamp(1, roots.len());
+            let mut ranked = 1;
+            for k in 1..lines {
+                if style.noise == 0 {
+                    s.root(&mut roots[k..], depth as i32, -INF, INF);
+                    if s.stopped {
+                        break;
+                    }
+                    roots[k..].sort_by_key(|r| -r.score);
+                }
+                ranked = k + 1;
+            }
+            let best = roots[0].clone();
             found.best = Some(best.mv);
             found.score = Score::from_internal(best.score);
             found.depth = depth;
@@ -237,6 +256,7 @@ impl Engine {
             found.ponder = pv.get(1).copied();
             s.can_stop = true;
             report(&Info {
+                multipv: 1,
                 depth,
                 seldepth: s.seldepth as u32,
                 score: found.score,
@@ -244,6 +264,18 @@ impl Engine {
                 time: started.elapsed(),
                 pv,
             });
+            for (k, line) in roots.iter().enumerate().take(ranked).skip(1) {
+                let pv = s.pv_from(line.mv);
+                report(&Info {
+                    multipv: k + 1,
+                    depth,
+                    seldepth: s.seldepth as u32,
+                    score: Score::from_internal(line.score),
+                    nodes: s.nodes,
+                    time: started.elapsed(),
+                    pv,
+                });
+            }
             if s.stopped {
                 break;
             }

@@ -199,3 +199,81 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn several_lines_come_best_first_each_with_its_own_move() {
+    let mut e = Engine::new(16);
+    let limits = Limits {
+        depth: Some(4),
+        lines: 3,
+        ..Limits::default()
+    };
+    let mut seen: Vec<Info> = Vec::new();
+    let found = e.search(
+        &game(crate::xiangqi::START_FEN),
+        &limits,
+        &Style::default(),
+        |info| seen.push(info.clone()),
+    );
+    let last: Vec<&Info> = seen.iter().filter(|i| i.depth == 4).collect();
+    assert_eq!(
+        last.iter().map(|i| i.multipv).collect::<Vec<_>>(),
+        [1, 2, 3],
+        "three lines at each depth, best first"
+    );
+    let firsts: Vec<Move> = last.iter().map(|i| i.pv[0]).collect();
+    assert!(
+        firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+        "{firsts:?}"
+    );
+    let cp = |s: Score| match s {
+        Score::Cp(v) => v,
+        Score::Mate(n) => 100_000 / n,
+    };
+    assert!(cp(last[0].score) >= cp(last[1].score) && cp(last[1].score) >= cp(last[2].score));
+    assert_eq!(found.best, Some(firsts[0]));
+    // Each line's move is the best after taking the better ones away: searched alone, the
+    // second line's move scores as reported.
+    let mut alone = Engine::new(16);
+    let after = {
+        let mut g = game(crate::xiangqi::START_FEN);
+        let _ = g.play_move(firsts[1]);
+        g
+    };
+    let reply = alone.search(
+        &after,
+        &Limits {
+            depth: Some(3),
+            ..Limits::default()
+        },
+        &Style::default(),
+        |_| {},
+    );
+    assert_eq!(
+        reply.score,
+        match last[1].score {
+            Score::Cp(v) => Score::Cp(-v),
+            other => other,
+        }
+    );
+}
+
+#[test]
+fn more_lines_than_moves_report_every_move_once() {
+    // Two legal moves: the general up, the soldier on.
+    let mut e = Engine::new(1);
+    let limits = Limits {
+        depth: Some(2),
+        lines: 5,
+        ..Limits::default()
+    };
+    let g = game("4rk3/9/9/9/9/9/P8/9/9/3K5 w - - 0 1");
+    let legal = g.position().legal_moves().len();
+    let mut ranks = Vec::new();
+    e.search(&g, &limits, &Style::default(), |info| {
+        if info.depth == 2 {
+            ranks.push(info.multipv);
+        }
+    });
+    assert_eq!(ranks, (1..=legal.min(5)).collect::<Vec<_>>());
+}
