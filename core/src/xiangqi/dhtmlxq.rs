@@ -98,7 +98,7 @@ pub fn read_dhtmlxq(text: &str) -> Result<Study, DhtmlXqError> {
                 Some((line, ply)) => (line.parse().ok()?, ply.parse().ok()?),
                 None => (0, id.parse().ok()?),
             };
-            let text = v.replace("||", "\n").trim().to_owned();
+            let text = unescape(&v.replace("||", "\n")).trim().to_owned();
             (!text.is_empty()).then_some(((line, ply), text))
         })
         .collect();
@@ -172,7 +172,7 @@ pub fn read_dhtmlxq(text: &str) -> Result<Study, DhtmlXqError> {
             let v = if name == "Result" {
                 result_of(v)
             } else {
-                v.to_owned()
+                unescape(v)
             };
             study_tags.push((name.to_owned(), v));
         }
@@ -315,7 +315,7 @@ pub fn write_dhtmlxq(study: &Study) -> String {
             }
             .to_owned()
         } else {
-            v.to_owned()
+            escape(v)
         };
         out.push_str(&format!("[DhtmlXQ_{tag}]{v}[/DhtmlXQ_{tag}]\n"));
     }
@@ -373,10 +373,50 @@ pub fn write_dhtmlxq(study: &Study) -> String {
         } else {
             format!("DhtmlXQ_comment{line}_{ply}")
         };
-        let text = text.replace("\r\n", "\n").replace('\n', "||");
+        let text = escape(&text.replace("\r\n", "\n")).replace('\n', "||");
         out.push_str(&format!("[{tag}]{text}[/{tag}]\n"));
     }
     out.push_str("[/DhtmlXQ]\n");
+    out
+}
+
+/// Text as a tag's value can hold it: the characters that would end a tag or stand for a
+/// new line (`[`, `]`, `|`) and the escape's own backslash as `\uXXXX`, which the sites'
+/// readers decode in comments.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '[' | ']' | '|' | '\\' => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Decodes `\uXXXX` escapes (four hex digits); anything else stays as it is.
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("\\u") {
+        out.push_str(&rest[..at]);
+        let code = rest
+            .get(at + 2..at + 6)
+            .filter(|h| h.chars().all(|c| c.is_ascii_hexdigit()))
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+            .and_then(char::from_u32);
+        match code {
+            Some(c) => {
+                out.push(c);
+                rest = &rest[at + 6..];
+            }
+            None => {
+                out.push('\\');
+                rest = &rest[at + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
     out
 }
 

@@ -145,3 +145,18 @@ fn a_bad_paste_says_why() {
         Err(DhtmlXqError::BadPosition(_))
     ));
 }
+
+#[test]
+fn comments_and_names_with_the_formats_own_marks_come_back_whole() {
+    // The fuzzer's find: a comment holding another tag's closing mark made Qiguan's own text
+    // unreadable.
+    let mut study = sample_study();
+    let tricky = "弃兵[/DhtmlXQ_comment1]||[/DhtmlXQ] a|b \\u4e2d\n二行";
+    study.moves[0].comment = Some(tricky.into());
+    study.tags.push(("Black".into(), "[吕] \\ 钦".into()));
+    let text = write_dhtmlxq(&study);
+    let read = read_dhtmlxq(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(read.moves[0].comment.as_deref(), Some(tricky), "{text}");
+    assert_eq!(read.tag("Black"), Some("[吕] \\ 钦"));
+    assert_eq!(read.moves, study.moves);
+}
