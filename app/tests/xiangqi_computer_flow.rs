@@ -298,12 +298,35 @@ fn the_review_marks_the_blunder_names_the_better_move_and_stops_when_asked() {
     until(&app, WAIT, || r.get_note().depth >= 2);
     assert!(r.get_best_from() >= 0 && r.get_best_to() >= 0);
     assert!(!r.get_note().pv.is_empty());
+    // Its second and third choices too, from the same depth: scored lines in the note, and
+    // thinner arrows of moves other than the best.
+    until(&app, WAIT, || !r.get_note().third.is_empty());
+    let note = r.get_note();
+    assert!(
+        !note.second.is_empty() && note.lines_short.matches(" · ").count() == 2,
+        "{note:?}"
+    );
+    let arrows: Vec<(i32, i32)> = r
+        .get_other_arrows()
+        .iter()
+        .map(|a| (a.from, a.to))
+        .collect();
+    assert!(!arrows.is_empty(), "{note:?}");
+    assert!(
+        !arrows.contains(&(r.get_best_from(), r.get_best_to())),
+        "{arrows:?}"
+    );
 
     // Stopped: both searches end; what the review found stays, the live line goes.
     press(&app, "Stop analysis");
     assert!(!r.get_analysing());
     until(&app, WAIT, || app.thinking_in_flight() == 0);
     assert_eq!(r.get_best_from(), -1);
+    assert_eq!(
+        r.get_other_arrows().row_count(),
+        0,
+        "analysis off: no arrows"
+    );
     assert!(!r.get_graph().is_empty(), "the graph stays");
     let rows: Vec<_> = r.get_moves().iter().collect();
     assert!(rows[1].first.ends_with("??"));

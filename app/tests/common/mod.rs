@@ -937,7 +937,7 @@ fn xiangqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     // The engine's review: the graph, the marks, the note and the live line.
     r.invoke_analyse(true);
     until(app, Duration::from_secs(120), || {
-        !r.get_reviewing() && r.get_note().depth >= 8
+        !r.get_reviewing() && r.get_note().depth >= 8 && !r.get_note().third.is_empty()
     });
     visit(app, "replay-analysis");
     r.invoke_analyse(false);

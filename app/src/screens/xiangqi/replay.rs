@@ -174,6 +174,16 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     let best = review::best_here(s).filter(|m| s.review.on && pos.is_legal(*m));
     a.set_best_from(best.map_or(-1, |m| m.from.index() as i32));
     a.set_best_to(best.map_or(-1, |m| m.to.index() as i32));
+    let others: Vec<qiguan_ui::BoardArrow> = review::others_here(s)
+        .iter()
+        .filter_map(|j| j.best)
+        .filter(|m| s.review.on && pos.is_legal(*m) && Some(*m) != best)
+        .map(|m| qiguan_ui::BoardArrow {
+            from: m.from.index() as i32,
+            to: m.to.index() as i32,
+        })
+        .collect();
+    a.set_other_arrows(ModelRc::new(VecModel::from(others)));
     drop(guard);
     if a.get_show_export() {
         export(ctx);

@@ -31,7 +31,7 @@ const LIVE_LIMITS: Limits = Limits {
     depth: Some(40),
     nodes: None,
     time: Some(Duration::from_secs(20)),
-    lines: 1,
+    lines: 3,
 };
 
 /// The transposition table of each search, in MiB.
@@ -143,6 +143,8 @@ pub(crate) struct Review {
     live: Option<(usize, u64, Work)>,
     /// The live line's latest finding, for the plies shown.
     pub line: Option<(usize, Judged)>,
+    /// The engine's second and third choices there, as they come (each for the plies shown).
+    pub others: [Option<(usize, Judged)>; 2],
     /// The player turned analysis on (and has not turned it off).
     pub on: bool,
 }
@@ -255,6 +257,7 @@ pub(crate) fn follow(ctx: &Rc<Ctx>) {
             return;
         }
         s.review.line = None;
+        s.review.others = [None, None];
         let ply = s.ply;
         let Some(game) = analysis::positions(s.game.game()).into_iter().nth(ply) else {
             return;
@@ -273,8 +276,9 @@ pub(crate) fn follow(ctx: &Rc<Ctx>) {
                         pv: info.pv.clone(),
                         depth: info.depth,
                     };
+                    let rank = info.multipv;
                     poster.post(Box::new(move |ctx: &Rc<Ctx>| {
-                        deeper(ctx, id, token, ply, judged);
+                        deeper(ctx, id, token, ply, rank, judged);
                     }));
                 });
             }
@@ -285,14 +289,41 @@ pub(crate) fn follow(ctx: &Rc<Ctx>) {
     super::replay::refresh(ctx);
 }
 
-fn deeper(ctx: &Rc<Ctx>, id: crate::store::GameId, token: u64, ply: usize, judged: Judged) {
+/// A line the live search found: its best (rank 1) or its second or third choice.
+fn deeper(
+    ctx: &Rc<Ctx>,
+    id: crate::store::GameId,
+    token: u64,
+    ply: usize,
+    rank: usize,
+    judged: Judged,
+) {
     if let Some(s) = slot(ctx).borrow_mut().as_mut()
         && s.id == id
         && s.review.live.as_ref().is_some_and(|(_, t, _)| *t == token)
     {
-        s.review.line = Some((ply, judged));
+        match rank {
+            1 => s.review.line = Some((ply, judged)),
+            2 | 3 => s.review.others[rank - 2] = Some((ply, judged)),
+            _ => {}
+        }
     }
     super::replay::refresh(ctx);
+}
+
+/// The live line's second and third choices for the position shown, from the same depth as
+/// its best (a deeper best with shallower others would mix two searches).
+pub(crate) fn others_here(s: &ReplaySession) -> Vec<&Judged> {
+    let Some((ply, best)) = s.review.line.as_ref().filter(|(ply, _)| *ply == s.ply) else {
+        return Vec::new();
+    };
+    s.review
+        .others
+        .iter()
+        .flatten()
+        .filter(|(p, j)| p == ply && j.depth == best.depth)
+        .map(|(_, j)| j)
+        .collect()
 }
 
 /// A score from Red's side as players read it: `+0.35` (pawns), `#3` (Red mates in 3),
@@ -404,6 +435,34 @@ pub(crate) fn note(s: &ReplaySession, notation: Notation, before: &Position) -> 
         note.score = score_text(j.red_cp).into();
         note.pv = pv_text(s, &j.pv, 6, notation).into();
         note.pv_short = pv_text(s, &j.pv, 2, notation).into();
+    }
+    let others = others_here(s);
+    let line_of = |j: &Judged| {
+        format!(
+            "{} · {}",
+            score_text(j.red_cp),
+            pv_text(s, &j.pv, 4, notation)
+        )
+    };
+    if let Some(j) = others.first() {
+        note.second = line_of(j).into();
+    }
+    if let Some(j) = others.get(1) {
+        note.third = line_of(j).into();
+    }
+    if let (Some(best), false) = (line, others.is_empty()) {
+        note.lines_short = std::iter::once(best)
+            .chain(others.iter().copied())
+            .map(|j| {
+                format!(
+                    "{} {}",
+                    score_text(j.red_cp),
+                    pv_text(s, &j.pv, 1, notation)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" · ")
+            .into();
     }
     note
 }

@@ -248,6 +248,9 @@ impl Engine {
                 }
                 ranked = k + 1;
             }
+            // A later line's search may score its move above an earlier one's (search
+            // instability): the lines are shown in the order of their scores.
+            roots[1..ranked].sort_by_key(|r| -r.score);
             let best = roots[0].clone();
             found.best = Some(best.mv);
             found.score = Score::from_internal(best.score);
