@@ -237,7 +237,12 @@ enum Task<'a> {
 /// start of its own, SetUp and FEN added).
 pub fn write_study_pgn(study: &Study, format: MoveFormat) -> String {
     let mut out = String::new();
-    let result = study.tag("Result").unwrap_or("*").to_owned();
+    // Only a result PGN knows ends the movetext (a `2-0` would read as a move).
+    let result = study
+        .tag("Result")
+        .filter(|r| matches!(*r, "1-0" | "0-1" | "1/2-1/2" | "*"))
+        .unwrap_or("*")
+        .to_owned();
     for (name, value) in &study.tags {
         if !["Result", "Variant", "SetUp", "FEN", "Format"]
             .iter()
@@ -449,6 +454,18 @@ mod tests {
         assert_eq!(reply.comment.as_deref(), Some("顺炮"));
         assert_eq!(reply.next.len(), 2, "马二进三 and the nested 马八进七");
         assert_eq!(study.tag("Result"), Some("*"));
+    }
+
+    #[test]
+    fn a_result_pgn_does_not_know_is_written_as_unknown() {
+        // The fuzzer's find: `[Result "2-0"]` ended Qiguan's own movetext with `2-0`, which
+        // reads as a move.
+        let mut study = sample(START_FEN);
+        study.tags = vec![("Result".into(), "2-0".into())];
+        let text = write_study_pgn(&study, MoveFormat::Wxf);
+        let read = read_study_pgn(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(read.moves, study.moves);
+        assert_eq!(read.tag("Result"), Some("*"));
     }
 
     #[test]
