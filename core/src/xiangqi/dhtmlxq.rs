@@ -381,8 +381,8 @@ pub fn write_dhtmlxq(study: &Study) -> String {
 }
 
 /// Text as a tag's value can hold it: the characters that would end a tag or stand for a
-/// new line (`[`, `]`, `|`) and the escape's own backslash as `\uXXXX`, which the sites'
-/// readers decode in comments.
+/// new line (`[`, `]`, `|`) and the escape's own backslash as `\u` and four hex digits,
+/// which the sites' readers decode in comments.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -394,7 +394,7 @@ fn escape(text: &str) -> String {
     out
 }
 
-/// Decodes `\uXXXX` escapes (four hex digits); anything else stays as it is.
+/// Decodes `\u` escapes (four hex digits each); anything else stays as it is.
 fn unescape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;

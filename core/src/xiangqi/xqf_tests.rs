@@ -1,6 +1,7 @@
 use super::*;
 use crate::xiangqi::notation::{parse_coordinates, to_chinese};
 use crate::xiangqi::study::Node;
+use crate::xiangqi::study::sample as sample_study;
 
 /// The example file of XQStudio's published XQF 1.0 description (2001), byte for byte from
 /// its dump: 柳大华 v 吕钦, eight moves each.
@@ -87,45 +88,6 @@ fn the_published_example_reads_move_by_move() {
             ("Result", "0-1"),
         ]
     );
-}
-
-/// A study with two levels of variations, comments in Chinese and a start of its own.
-fn sample_study() -> Study {
-    let start = Position::from_fen("3akab2/9/4b4/p3p3p/2p6/6P2/P3P4/2N1B4/4A4/2BAK3R w - - 0 1")
-        .unwrap_or_else(|e| panic!("{e}"));
-    let node = |m: &str, comment: Option<&str>, next: Vec<Node>| Node {
-        mv: mv(m),
-        comment: comment.map(str::to_owned),
-        next,
-    };
-    Study {
-        tags: vec![
-            ("Event".into(), "残局练习".into()),
-            ("Red".into(), "红方甲".into()),
-            ("Black".into(), "Black B".into()),
-            ("Result".into(), "1-0".into()),
-        ],
-        start,
-        comment: Some("红先".into()),
-        moves: vec![
-            node(
-                "i1i5",
-                Some("车占中路"),
-                vec![
-                    node("c6c5", None, vec![node("i5i6", None, vec![])]),
-                    node(
-                        "a7a6",
-                        Some("另一着"),
-                        vec![
-                            node("i5i6", None, vec![]),
-                            node("e4e5", Some("弃兵"), vec![]),
-                        ],
-                    ),
-                ],
-            ),
-            node("c3d5", Some("马进"), vec![]),
-        ],
-    }
 }
 
 #[test]
