@@ -453,6 +453,26 @@ mod tests {
     }
 
     #[test]
+    fn a_take_back_keeps_the_dealer_and_drops_the_draws_taken_back() {
+        let game = aeroplane(6);
+        let draws = |m: &Match<Aeroplane>| m.fairness().map_or(0, |f| f.draws.len());
+        assert_eq!(draws(&game), 6);
+        // Back to just after the third roll's request: three draws remain.
+        let third = game.fairness().map_or(0, |f| f.draws[3].ply);
+        let mut back = game.rewound(third).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(draws(&back), 3);
+        assert_eq!(back.to_act(), ToAct::Chance);
+        // Still this device's to deal: the roll is drawn again from the same seed.
+        back.resolve_chance_fairly(&["again".into()])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(draws(&back), 4);
+        assert_eq!(
+            back.fairness().map(|f| f.commitment),
+            game.fairness().map(|f| f.commitment)
+        );
+    }
+
+    #[test]
     fn a_finished_game_checks_and_a_changed_roll_does_not() {
         let mut game = aeroplane(40);
         let pending = verify(&game.record());

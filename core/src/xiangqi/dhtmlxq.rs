@@ -4,8 +4,8 @@
 //! Black's side), each variation as `move_{line}_{ply}_{id}` (it replaces move `ply` of line
 //! `line`; 0 is the game), comments as `comment{ply}` or `comment{id}_{ply}` (`||` a new line).
 
+use super::fen::fen_of;
 use super::study::{Arena, IllegalLine, MAX_NODES, Study};
-use super::xqf::fen_of;
 use super::{Color, Move, Piece, Position, Square};
 use std::collections::HashMap;
 use std::fmt;

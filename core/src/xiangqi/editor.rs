@@ -6,8 +6,8 @@
 use super::Position;
 use super::board::FILES;
 use super::board::{Color, Kind, Piece, Square};
+use super::fen::fen_of;
 use super::fen::{MAX_COUNT, placement_ok};
-use super::xqf::fen_of;
 use std::fmt;
 
 /// A board being set up: any pieces on any points, and a side to move.

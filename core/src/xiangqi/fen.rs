@@ -176,6 +176,33 @@ fn color_name(c: Color) -> &'static str {
     }
 }
 
+/// A board (by point index) and side to move as FEN.
+pub(crate) fn fen_of(board: &[Option<Piece>; 90], side: Color) -> String {
+    let mut rows = Vec::with_capacity(10);
+    for rank in (0..10).rev() {
+        let mut row = String::new();
+        let mut empty = 0;
+        for file in 0..9 {
+            match board[rank * 9 + file] {
+                Some(p) => {
+                    if empty > 0 {
+                        row.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    row.push(p.fen_char());
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            row.push_str(&empty.to_string());
+        }
+        rows.push(row);
+    }
+    let side = if side == Color::Red { 'w' } else { 'b' };
+    format!("{} {side} - - 0 1", rows.join("/"))
+}
+
 /// Lists every reason this placement cannot occur in a game.
 fn placement_problems(pos: &Position) -> Vec<String> {
     let mut problems = Vec::new();

@@ -152,7 +152,7 @@ pub fn read_game(text: &str) -> Result<PgnGame, PgnError> {
     if text.is_empty() {
         return Err(PgnError::Empty);
     }
-    if !text.starts_with('[') && !text.contains('.') && text.contains('/') {
+    if bare_fen(text) {
         let pos = Position::from_fen(text).map_err(PgnError::Fen)?;
         return Ok(PgnGame {
             tags: Vec::new(),
@@ -297,28 +297,37 @@ fn move_tokens(movetext: &str) -> Result<(Vec<String>, Option<String>), PgnError
             result = Some(word.to_owned());
             continue;
         }
-        if word.starts_with('$') {
-            continue;
+        if let Some(word) = move_word(word) {
+            tokens.push(word.to_owned());
         }
-        // "12." / "12..." / "12.C2=5": a move number, maybe glued to the move. A word that
-        // starts with digits but no dot is a move itself (WXF "14+1").
-        let digits = word
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(word.len());
-        let word = if digits == word.len() {
-            ""
-        } else if digits > 0 && word[digits..].starts_with('.') {
-            word[digits..].trim_start_matches('.')
-        } else {
-            word
-        };
-        let word = word.trim_end_matches(['!', '?']);
-        if word.is_empty() {
-            continue;
-        }
-        tokens.push(word.to_owned());
     }
     Ok((tokens, result))
+}
+
+/// The move in a word of movetext, if it holds one: not a NAG (`$1`) or a move number alone
+/// (`12.`, `12...`); a number glued to its move (`12.C2=5`) and `!`/`?` marks dropped. A word
+/// that starts with digits but no dot is a move itself (WXF `14+1`).
+pub(crate) fn move_word(word: &str) -> Option<&str> {
+    if word.starts_with('$') {
+        return None;
+    }
+    let digits = word
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(word.len());
+    let word = if digits == word.len() {
+        ""
+    } else if digits > 0 && word[digits..].starts_with('.') {
+        word[digits..].trim_start_matches('.')
+    } else {
+        word
+    };
+    let word = word.trim_end_matches(['!', '?']);
+    (!word.is_empty()).then_some(word)
+}
+
+/// Whether a text is a bare FEN rather than PGN.
+pub(crate) fn bare_fen(text: &str) -> bool {
+    !text.starts_with('[') && !text.contains('.') && text.contains('/')
 }
 
 impl PgnGame {

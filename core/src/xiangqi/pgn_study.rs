@@ -4,7 +4,7 @@
 //! game line only.
 
 use super::notation::{NotationError, parse_any, parse_iccs, to_wxf};
-use super::pgn::{MoveFormat, PgnError, push_tag, read_tags};
+use super::pgn::{MoveFormat, PgnError, bare_fen, move_word, push_tag, read_tags};
 use super::study::{Arena, MAX_NODES, Node, Study};
 use super::{Color, Position, START_FEN};
 
@@ -31,21 +31,8 @@ fn tokens(movetext: &str) -> Result<Vec<Token>, PgnError> {
             out.push(Token::Result(w));
             return;
         }
-        if w.starts_with('$') {
-            return;
-        }
-        // A move number, perhaps glued to its move ("12.C2=5"); a word of digits alone too.
-        let digits = w.find(|c: char| !c.is_ascii_digit()).unwrap_or(w.len());
-        let rest = if digits == w.len() {
-            ""
-        } else if digits > 0 && w[digits..].starts_with('.') {
-            w[digits..].trim_start_matches('.')
-        } else {
-            w.as_str()
-        };
-        let rest = rest.trim_end_matches(['!', '?']);
-        if !rest.is_empty() {
-            out.push(Token::Move(rest.to_owned()));
+        if let Some(mv) = move_word(&w) {
+            out.push(Token::Move(mv.to_owned()));
         }
     };
     while let Some(c) = chars.next() {
@@ -108,7 +95,7 @@ pub fn read_study_pgn(text: &str) -> Result<Study, PgnError> {
     if text.is_empty() {
         return Err(PgnError::Empty);
     }
-    if !text.starts_with('[') && !text.contains('.') && text.contains('/') {
+    if bare_fen(text) {
         let start = Position::from_fen(text).map_err(PgnError::Fen)?;
         return Ok(Study {
             tags: vec![("Result".into(), "*".into())],

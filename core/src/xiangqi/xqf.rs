@@ -9,7 +9,7 @@
 //! (from, to, flags, 0) and, when it has one, its comment's length and text. A point is the
 //! byte `file * 10 + rank` from Red's lower left; a piece off the board is 0xFF.
 
-use super::fen::FenError;
+use super::fen::{FenError, fen_of};
 use super::study::{Arena, IllegalLine, MAX_NODES, Study};
 use super::{Color, Kind, Move, Piece, Position, Square};
 use encoding_rs::GB18030;
@@ -350,33 +350,6 @@ fn position(points: &[u8; 32], first: Option<&Record>) -> Result<Position, XqfEr
         FenError::Illegal(problems) => XqfError::BadPosition(problems.join("; ")),
         other => XqfError::BadPosition(other.to_string()),
     })
-}
-
-/// A board (by point index) and side to move as FEN.
-pub(crate) fn fen_of(board: &[Option<Piece>; 90], side: Color) -> String {
-    let mut rows = Vec::with_capacity(10);
-    for rank in (0..10).rev() {
-        let mut row = String::new();
-        let mut empty = 0;
-        for file in 0..9 {
-            match board[rank * 9 + file] {
-                Some(p) => {
-                    if empty > 0 {
-                        row.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    row.push(p.fen_char());
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            row.push_str(&empty.to_string());
-        }
-        rows.push(row);
-    }
-    let side = if side == Color::Red { 'w' } else { 'b' };
-    format!("{} {side} - - 0 1", rows.join("/"))
 }
 
 /// A header string: a length byte, then that many bytes of GB18030 (clipped to its field).
