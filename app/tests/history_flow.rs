@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{all, one, point, press, result_code, start};
+use common::{all, click, one, point, press, result_code, start, targets};
 use qiguan_app::App;
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{HistoryAdapter, Nav, ReplayAdapter, Screen};
@@ -236,4 +236,96 @@ fn a_dhtmlxq_paste_imports_its_main_line() {
     assert_eq!(result_code(&replay.get_outcome()), "win:1");
     press(&app, "End");
     assert!(point(&app, "c8").contains("black 炮"), "炮2平3 was played");
+}
+
+/// The study of a game in replay (issue 41): a move other than the game's at move 10 makes a
+/// variation, a comment goes on it, it is made the main line, and the export, imported again,
+/// is the same tree.
+#[test]
+fn a_variation_is_commented_promoted_exported_and_imported_whole() {
+    use qiguan_core::xiangqi::pgn_study::read_study_pgn;
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    press(&app, "History");
+    import(&app, common::PGN);
+    let replay = app.window().global::<ReplayAdapter>();
+    assert_eq!(replay.get_total(), 12);
+
+    // Move 10 (Black's fifth) other than the game's: 卒1进1 for 炮8平9.
+    replay.invoke_go_to(9);
+    click(&app, "a7");
+    assert!(
+        targets(&app).contains(&"a6".to_owned()),
+        "{:?}",
+        targets(&app)
+    );
+    click(&app, "a6");
+    assert_eq!((replay.get_ply(), replay.get_total()), (10, 10));
+    let rows = rows(&replay);
+    assert!(
+        rows[4].second_study && !rows[4].first_study,
+        "{:?}",
+        rows[4]
+    );
+    assert!(rows[4].second_more, "other moves were tried at move 10");
+    assert!(replay.get_in_variation() && replay.get_can_delete());
+    // Back one: both moves tried from there, the variation's shown.
+    replay.invoke_go_to(9);
+    let tried: Vec<(String, bool, bool)> = model(&replay.get_tried())
+        .into_iter()
+        .map(|m| (m.text.to_string(), m.shown, m.played))
+        .collect();
+    assert_eq!(
+        tried,
+        [
+            ("C8=9".to_owned(), false, true),
+            ("P1+1".to_owned(), true, false)
+        ]
+    );
+    replay.invoke_go_to(10);
+
+    // A comment, written in the study's dialog.
+    press(&app, "Study: comment, main line, delete");
+    assert!(one(&app, "Study · P1+1").is_valid());
+    one(&app, "Comment").set_accessible_value("边卒 {先挺}");
+    press(&app, "Save comment");
+    assert_eq!(replay.get_comment(), "边卒 (先挺)");
+    assert!(!replay.get_show_study());
+
+    // Made the main line: the game's move is now the variation, and cannot be deleted.
+    press(&app, "Study: comment, main line, delete");
+    press(&app, "Make main line");
+    assert!(!replay.get_in_variation());
+    replay.invoke_go_to_game(10);
+    assert_eq!(replay.get_total(), 12, "the game's own line");
+    assert!(replay.get_in_variation() && !replay.get_can_delete());
+
+    // Exported with its variation and comment, imported again: the same tree.
+    press(&app, "Export");
+    press(&app, "PGN · coordinates");
+    let exported = replay.get_export_text().to_string();
+    assert!(exported.contains("{边卒 (先挺)}"), "{exported}");
+    let before = read_study_pgn(&exported).unwrap();
+    assert_eq!(before.node_count(), 13);
+    press(&app, "Close");
+    press(&app, "Back");
+    import(&app, &exported);
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Replay);
+    assert_eq!(replay.get_total(), 10, "the main line is the one made main");
+    press(&app, "Export");
+    press(&app, "PGN · coordinates");
+    let again = read_study_pgn(&replay.get_export_text()).unwrap();
+    assert_eq!(
+        (&again.start, &again.comment, &again.moves),
+        (&before.start, &before.comment, &before.moves)
+    );
+}
+
+fn model<T: Clone + 'static>(m: &slint::ModelRc<T>) -> Vec<T> {
+    use slint::Model;
+    m.iter().collect()
+}
+
+fn rows(replay: &ReplayAdapter<'_>) -> Vec<qiguan_app::ui::MoveRow> {
+    model(&replay.get_moves())
 }

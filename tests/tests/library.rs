@@ -8,6 +8,10 @@ use qiguan_app::library::items::{self, GameSnapshot};
 use qiguan_app::library::{Library, Synced};
 use qiguan_app::store::{GameId, Mode, NewGame, Standing, Store};
 use qiguan_app::sync::{Correspondence, SyncError};
+use qiguan_core::xiangqi::Position;
+use qiguan_core::xiangqi::pgn::MoveFormat;
+use qiguan_core::xiangqi::pgn_study::{read_study_pgn, write_study_pgn};
+use qiguan_core::xiangqi::study::Study;
 use qiguan_core::{Actor, AnyMatch, GameKind, Seat};
 use qiguan_tests::{Server, TestDb};
 use serde_json::Value;
@@ -185,6 +189,40 @@ async fn two_devices_link_play_offline_and_end_with_the_same_library() {
     // The phone's game went on on the phone and reached the desk.
     let di = games.iter().find(|g| g.players.contains("Di")).unwrap();
     assert_eq!(di.actions.len(), 2);
+
+    // Both study the same game apart: each ends with the other's variations and comments.
+    let on_desk = desk.id_of(&fresh_uid);
+    desk.store()
+        .set_study(on_desk, Some(&study_of(&[("h3e3", "中炮")])))
+        .unwrap();
+    phone
+        .store()
+        .set_study(fresh, Some(&study_of(&[("c4c5", ""), ("b1c3", "")])))
+        .unwrap();
+    settle(&mut [&mut desk, &mut phone]).await;
+    let merged = desk.lib.store().study(on_desk).unwrap().unwrap();
+    assert_eq!(
+        Some(&merged),
+        phone.lib.store().study(fresh).unwrap().as_ref()
+    );
+    let study = read_study_pgn(&merged).unwrap();
+    let firsts: Vec<String> = study.moves.iter().map(|n| n.mv.to_string()).collect();
+    assert_eq!(firsts.len(), 3, "{merged}");
+    for mv in ["h3e3", "c4c5", "b1c3"] {
+        assert!(firsts.contains(&mv.to_owned()), "{mv} in {merged}");
+    }
+    let commented = study.moves.iter().find(|n| n.mv.to_string() == "h3e3");
+    assert_eq!(commented.and_then(|n| n.comment.as_deref()), Some("中炮"));
+}
+
+/// A study of a game with no moves: each first move tried, with its comment.
+fn study_of(firsts: &[(&str, &str)]) -> String {
+    let mut study = Study::from_line(Position::start(), &[], Vec::new()).unwrap();
+    for (mv, comment) in firsts {
+        let at = study.play(&[], mv.parse().unwrap()).unwrap();
+        study.set_comment(&at, comment).unwrap();
+    }
+    write_study_pgn(&study, MoveFormat::Coordinates)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

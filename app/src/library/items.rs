@@ -77,6 +77,10 @@ pub struct GameSnapshot {
     /// are its authority; the library is sealed end to end).
     #[serde(default)]
     pub chance_seed: Option<String>,
+    /// What the player studied of the game (variations and comments, core's study PGN);
+    /// none before schema 11.
+    #[serde(default)]
+    pub study: Option<String>,
 }
 
 /// A correspondence game's binding to its server.
@@ -145,7 +149,7 @@ fn game(store: &Store, uid: &str) -> Result<Option<GameSnapshot>, StoreError> {
     let row = conn
         .query_row(
             "SELECT id, kind, mode, options, setup, players, created_at, updated_at, status,
-                    result, reason, plies, moves, computers, fair, chance_seed
+                    result, reason, plies, moves, computers, fair, chance_seed, study
              FROM games WHERE uid = ?1",
             [uid],
             |r| {
@@ -170,6 +174,7 @@ fn game(store: &Store, uid: &str) -> Result<Option<GameSnapshot>, StoreError> {
                         remote: None,
                         fair: r.get(14)?,
                         chance_seed: r.get(15)?,
+                        study: r.get(16)?,
                     },
                 ))
             },
@@ -335,6 +340,51 @@ fn apply_game(
         insert_game(tx, theirs)?;
         return Ok(Applied::Taken);
     };
+    let our_study: Option<String> =
+        tx.query_row("SELECT study FROM games WHERE id = ?1", [id], |r| r.get(0))?;
+    let applied = apply_record(tx, id, remote, theirs, ours_changed)?;
+    if !ours_changed || applied == Applied::Forked || our_study == theirs.study {
+        return Ok(applied);
+    }
+    // Both sides studied the same game: each keeps every line and comment of the other.
+    let merged = merge_studies(our_study.as_deref(), theirs.study.as_deref());
+    tx.execute(
+        "UPDATE games SET study = ?2 WHERE id = ?1 AND study IS NOT ?2",
+        params![id, merged],
+    )?;
+    // What this device holds now is not what the library holds: it is to be sent.
+    Ok(if merged == theirs.study {
+        applied
+    } else {
+        Applied::KeptOurs
+    })
+}
+
+/// Two studies of one game, merged (see [`qiguan_core::xiangqi::study::Study::merge`]):
+/// theirs first, then the lines and comments only ours has. One that cannot be read gives
+/// way to the other.
+pub fn merge_studies(ours: Option<&str>, theirs: Option<&str>) -> Option<String> {
+    use qiguan_core::xiangqi::pgn::MoveFormat;
+    use qiguan_core::xiangqi::pgn_study::{read_study_pgn, write_study_pgn};
+    let read = |text: Option<&str>| text.and_then(|t| read_study_pgn(t).ok());
+    match (read(ours), read(theirs)) {
+        (Some(ours), Some(mut merged)) => {
+            merged.merge(&ours);
+            Some(write_study_pgn(&merged, MoveFormat::Coordinates))
+        }
+        (Some(_), None) => ours.map(str::to_owned),
+        (None, _) => theirs.map(str::to_owned),
+    }
+}
+
+/// Applies the record of a game this device holds too (see the module's rules).
+fn apply_record(
+    tx: &Transaction<'_>,
+    id: i64,
+    remote: bool,
+    theirs: &GameSnapshot,
+    ours_changed: bool,
+) -> Result<Applied, StoreError> {
     let mine = local_actions(tx, id)?;
     if remote {
         // The game server holds the record: take the longer one unless moves wait here.
@@ -377,8 +427,9 @@ fn apply_game(
 fn insert_game(tx: &Transaction<'_>, g: &GameSnapshot) -> Result<(), StoreError> {
     tx.execute(
         "INSERT INTO games (uid, kind, mode, options, setup, players, created_at, updated_at,
-                            status, result, reason, plies, moves, computers, fair, chance_seed)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                            status, result, reason, plies, moves, computers, fair, chance_seed,
+                            study)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
         params![
             g.uid,
             g.kind,
@@ -395,7 +446,8 @@ fn insert_game(tx: &Transaction<'_>, g: &GameSnapshot) -> Result<(), StoreError>
             g.moves,
             g.computers,
             g.fair,
-            g.chance_seed
+            g.chance_seed,
+            g.study
         ],
     )?;
     let id = tx.last_insert_rowid();
@@ -441,7 +493,7 @@ fn replace_game(tx: &Transaction<'_>, id: i64, g: &GameSnapshot) -> Result<(), S
         "UPDATE games SET kind = ?2, mode = ?3, options = ?4, setup = ?5, players = ?6,
                           created_at = ?7, updated_at = ?8, status = ?9, result = ?10,
                           reason = ?11, plies = ?12, moves = ?13, computers = ?14,
-                          fair = ?15, chance_seed = ?16
+                          fair = ?15, chance_seed = ?16, study = ?17
          WHERE id = ?1",
         params![
             id,
@@ -459,7 +511,8 @@ fn replace_game(tx: &Transaction<'_>, id: i64, g: &GameSnapshot) -> Result<(), S
             g.moves,
             g.computers,
             g.fair,
-            g.chance_seed
+            g.chance_seed,
+            g.study
         ],
     )?;
     tx.execute("DELETE FROM actions WHERE game_id = ?1", [id])?;

@@ -144,18 +144,20 @@ fn import(ctx: &Rc<Ctx>) {
             break;
         }
     }
-    let (record, players) = match parsed {
+    let imported = match parsed {
         Ok(ok) => ok,
         Err(e) => {
             a.set_import_error(e);
             return;
         }
     };
-    let Ok(replayed) = AnyMatch::from_record(&record) else {
+    let Ok(replayed) = AnyMatch::from_record(&imported.record) else {
         a.set_import_error(problem("unplayable"));
         return;
     };
-    let new = NewGame::from_match(&replayed, Mode::Imported, players);
+    let mut new = NewGame::from_match(&replayed, Mode::Imported, imported.players);
+    new.study = imported.study;
+    let record = imported.record;
     let standing = Standing::of(&replayed);
     let now = ctx.now();
     match ctx.with_store(|store| store.create_game_with(&new, &record.actions, &standing, now)) {

@@ -55,7 +55,15 @@ pub(crate) struct GameEntry {
 }
 
 /// Reads pasted text into a game's record and its players' names.
-pub(crate) type Importer = fn(&str) -> Result<(Record, Vec<String>), ImportProblem>;
+pub(crate) type Importer = fn(&str) -> Result<Imported, ImportProblem>;
+
+/// A game read from pasted text.
+pub(crate) struct Imported {
+    pub record: Record,
+    pub players: Vec<String>,
+    /// Its variations and comments, as the replay keeps them (none for a single line).
+    pub study: Option<String>,
+}
 
 /// A correspondence game to create, as chosen on screen.
 #[derive(Debug)]

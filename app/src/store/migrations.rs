@@ -6,7 +6,7 @@ use qiguan_core::{AnyMatch, Record, RecordEntry};
 use rusqlite::{Connection, params};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 10;
+pub const SCHEMA_VERSION: i64 = 11;
 
 /// Version 1: games, their actions, settings.
 const V1: &str = "
@@ -209,6 +209,14 @@ ALTER TABLE games ADD COLUMN fair TEXT;
 ALTER TABLE games ADD COLUMN chance_seed TEXT;
 ";
 
+/// Version 11: what a player studied of a Xiangqi game (issue 41): its variations and
+/// comments, as PGN in coordinates (core's study writer), on the game's row so that the
+/// library's triggers send a change to the player's other devices. The game's own moves stay
+/// its actions; games stored before have no study (their moves are their one line).
+const V11: &str = "
+ALTER TABLE games ADD COLUMN study TEXT;
+";
+
 /// Brings the schema from `from` up to [`SCHEMA_VERSION`].
 pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError> {
     for version in from + 1..=SCHEMA_VERSION {
@@ -227,6 +235,7 @@ pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError
             8 => computer_roles(&tx)?,
             9 => tx.execute_batch(V9)?,
             10 => tx.execute_batch(V10)?,
+            11 => tx.execute_batch(V11)?,
             _ => unreachable!("no migration to version {version}"),
         }
         tx.pragma_update(None, "user_version", version)?;

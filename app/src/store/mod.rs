@@ -4,6 +4,7 @@
 mod migrations;
 mod phrases;
 mod reviews;
+mod studies;
 pub use reviews::KeptReview;
 
 pub use phrases::{Phrase, QueuedPhrase};
@@ -139,6 +140,9 @@ pub struct NewGame {
     pub fair: Option<Fairness>,
     /// The seed of a game this device deals and rolls for: secret until the game is over.
     pub chance_seed: Option<String>,
+    /// What the player studied of the game (see [`Store::set_study`]): an import's
+    /// variations and comments.
+    pub study: Option<String>,
 }
 
 impl NewGame {
@@ -158,6 +162,7 @@ impl NewGame {
             players,
             fair: record.fair.clone(),
             chance_seed: None,
+            study: None,
         }
     }
 }
@@ -474,8 +479,8 @@ impl Store {
         let players = serde_json::to_string(&game.players).unwrap_or_else(|_| "[]".into());
         tx.execute(
             "INSERT INTO games (kind, mode, options, setup, players, created_at, updated_at,
-                                status, result, reason, plies, moves, fair, chance_seed)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                                status, result, reason, plies, moves, fair, chance_seed, study)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
             params![
                 game.kind.as_str(),
                 game.mode.as_str(),
@@ -490,6 +495,7 @@ impl Store {
                 standing.moves as i64,
                 fair_json(game.fair.as_ref()),
                 game.chance_seed,
+                game.study,
             ],
         )?;
         let id = tx.last_insert_rowid();

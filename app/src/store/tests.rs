@@ -524,13 +524,15 @@ fn a_version_5_correspondence_game_gains_phrases_on_the_move_to_version_6() {
 
 /// Takes a database back from version 7 to 6.
 /// Undoes version 9 (the kept reviews), for the tests that start from an older version.
-const UNDO_V10: &str =
-    "ALTER TABLE games DROP COLUMN fair; ALTER TABLE games DROP COLUMN chance_seed;";
-const UNDO_V9: &str =
-    "ALTER TABLE games DROP COLUMN fair; ALTER TABLE games DROP COLUMN chance_seed;
+const UNDO_V11: &str = "ALTER TABLE games DROP COLUMN study;";
+const UNDO_V10: &str = "ALTER TABLE games DROP COLUMN study;
+    ALTER TABLE games DROP COLUMN fair; ALTER TABLE games DROP COLUMN chance_seed;";
+const UNDO_V9: &str = "ALTER TABLE games DROP COLUMN study;
+    ALTER TABLE games DROP COLUMN fair; ALTER TABLE games DROP COLUMN chance_seed;
     DROP TABLE reviews;";
 
 const UNDO_V7: &str = "
+    ALTER TABLE games DROP COLUMN study;
     ALTER TABLE games DROP COLUMN fair; ALTER TABLE games DROP COLUMN chance_seed;
     DROP TABLE reviews;
     DROP TRIGGER games_get_uid; DROP TRIGGER library_game_new; DROP TRIGGER library_game_changed;
@@ -862,4 +864,50 @@ fn a_version_9_aeroplane_game_opens_with_its_rolls_not_verifiable() {
         qiguan_core::fair::verify(&stored.record),
         qiguan_core::fair::Verdict::Unverifiable
     );
+}
+
+/// Schema 11 keeps a game's study on its row: a version 10 game opens with none, takes one,
+/// and the change is marked for the player's other devices (only a change).
+#[test]
+fn a_version_10_game_gains_a_study_that_is_marked_to_share() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite3");
+    let id = {
+        let mut store = Store::open(&path).unwrap();
+        let id = store.create_game(&new_game(["Ann", "Bo"]), 1).unwrap();
+        store
+            .conn
+            .execute_batch(&format!("{UNDO_V11} PRAGMA user_version = 10;"))
+            .unwrap();
+        id
+    };
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.study(id).unwrap(), None);
+    store.conn.execute("DELETE FROM library_dirty", []).unwrap();
+    let dirty = |store: &Store| -> i64 {
+        store
+            .conn
+            .query_row("SELECT count(*) FROM library_dirty", [], |r| r.get(0))
+            .unwrap()
+    };
+    store.set_study(id, Some("1. h3e3 (1. c4c5) *")).unwrap();
+    assert_eq!(
+        store.study(id).unwrap().as_deref(),
+        Some("1. h3e3 (1. c4c5) *")
+    );
+    assert_eq!(dirty(&store), 1);
+    store.conn.execute("DELETE FROM library_dirty", []).unwrap();
+    store.set_study(id, Some("1. h3e3 (1. c4c5) *")).unwrap();
+    assert_eq!(dirty(&store), 0, "the same study again is no change");
+    store.set_study(id, None).unwrap();
+    assert_eq!(store.study(id).unwrap(), None);
+    let missing = GameId(id.0 + 100);
+    assert!(matches!(
+        store.set_study(missing, None),
+        Err(StoreError::NoSuchGame(g)) if g == missing
+    ));
+    assert!(matches!(
+        store.study(missing),
+        Err(StoreError::NoSuchGame(_))
+    ));
 }

@@ -949,6 +949,18 @@ fn xiangqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     r.invoke_export_changed();
     visit(app, "replay-export");
     r.set_show_export(false);
+    // The study: a move other than the game's at move 10, with a comment; from move 9 the
+    // two moves tried show, then the study's dialog on the variation.
+    r.invoke_go_to(9);
+    r.invoke_cell_clicked(sq("a7"));
+    r.invoke_cell_clicked(sq("a6"));
+    r.invoke_save_comment("边卒先挺，试探对方的应法 · testing the reply".into());
+    r.invoke_go_to(9);
+    visit(app, "replay-study");
+    r.invoke_go_to(10);
+    r.set_show_study(true);
+    visit(app, "replay-study-dialog");
+    r.set_show_study(false);
     ui.global::<Nav>().invoke_back();
     ui.global::<Nav>().invoke_back();
 

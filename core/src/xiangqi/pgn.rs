@@ -137,7 +137,8 @@ pub(crate) fn push_tag(out: &mut String, name: &str, value: &str) {
     out.push_str(&format!("[{name} \"{escaped}\"]\n"));
 }
 
-fn result_text(outcome: Option<&Outcome>) -> &'static str {
+/// The result as PGN writes it: `1-0`, `0-1`, `1/2-1/2`, or `*` for a game not over.
+pub fn result_text(outcome: Option<&Outcome>) -> &'static str {
     match outcome.map(|o| &o.result) {
         None => "*",
         Some(GameResult::Win { winners }) if winners.first() == Some(&Seat::FIRST) => "1-0",

@@ -149,6 +149,209 @@ impl Study {
     }
 }
 
+/// A point in a study: the child taken at each move from the start (empty: the start).
+/// `[0, 0, 1]` is the second move tried at move 3 after the first two moves of the main line.
+pub type Path = Vec<usize>;
+
+/// Why an edit of a study was refused.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EditError {
+    /// The path leads nowhere in this study.
+    NoSuchMove,
+    /// The move cannot be played where the path leads.
+    Illegal,
+    /// The study already holds [`MAX_NODES`] moves.
+    Full,
+}
+
+impl fmt::Display for EditError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EditError::NoSuchMove => "no such move in the study",
+            EditError::Illegal => "the move cannot be played there",
+            EditError::Full => "the study holds as many moves as it may",
+        })
+    }
+}
+
+/// A comment as a study keeps it: trimmed, braces (which end a PGN comment) made round
+/// brackets, nothing for an empty one; what PGN writes and reads back unchanged.
+pub fn clean_comment(text: &str) -> Option<String> {
+    let text = text.trim().replace('{', "(").replace('}', ")");
+    (!text.is_empty()).then_some(text)
+}
+
+impl Study {
+    /// The moves tried at `path` (after its last move), in order: the line's own first.
+    pub fn children(&self, path: &[usize]) -> Option<&[Node]> {
+        match path.split_last() {
+            None => Some(&self.moves),
+            Some(_) => self.node(path).map(|n| n.next.as_slice()),
+        }
+    }
+
+    fn children_mut(&mut self, path: &[usize]) -> Option<&mut Vec<Node>> {
+        let mut list = &mut self.moves;
+        for &i in path {
+            list = &mut list.get_mut(i)?.next;
+        }
+        Some(list)
+    }
+
+    /// The move at the end of `path` (none for the start or a path that leads nowhere).
+    pub fn node(&self, path: &[usize]) -> Option<&Node> {
+        let (&last, before) = path.split_last()?;
+        let mut list = &self.moves;
+        for &i in before {
+            list = &list.get(i)?.next;
+        }
+        list.get(last)
+    }
+
+    /// The moves along `path`.
+    pub fn moves_along(&self, path: &[usize]) -> Option<Vec<Move>> {
+        let mut moves = Vec::with_capacity(path.len());
+        let mut list = &self.moves;
+        for &i in path {
+            let node = list.get(i)?;
+            moves.push(node.mv);
+            list = &node.next;
+        }
+        Some(moves)
+    }
+
+    /// The position after the moves along `path`.
+    pub fn position_at(&self, path: &[usize]) -> Option<Position> {
+        let mut pos = self.start.clone();
+        for mv in self.moves_along(path)? {
+            pos.play(mv).ok()?;
+        }
+        Some(pos)
+    }
+
+    /// `path` carried on to the end of its line (the first move at every point after it).
+    pub fn line_through(&self, path: &[usize]) -> Path {
+        let mut line = path.to_vec();
+        let mut list = self.children(path).unwrap_or(&[]);
+        while let Some(first) = list.first() {
+            line.push(0);
+            list = &first.next;
+        }
+        line
+    }
+
+    /// The path that plays `moves` from the start, if the study holds that line.
+    pub fn path_of(&self, moves: &[Move]) -> Option<Path> {
+        let mut path = Vec::with_capacity(moves.len());
+        let mut list = &self.moves;
+        for mv in moves {
+            let i = list.iter().position(|n| n.mv == *mv)?;
+            path.push(i);
+            list = &list[i].next;
+        }
+        Some(path)
+    }
+
+    /// Plays `mv` after `path`: the move already tried there if it was, else a new line
+    /// after the ones there. Returns the path to the move.
+    pub fn play(&mut self, path: &[usize], mv: Move) -> Result<Path, EditError> {
+        let mut pos = self.position_at(path).ok_or(EditError::NoSuchMove)?;
+        let full = self.node_count() >= MAX_NODES;
+        let list = self.children_mut(path).ok_or(EditError::NoSuchMove)?;
+        let mut out = path.to_vec();
+        if let Some(i) = list.iter().position(|n| n.mv == mv) {
+            out.push(i);
+            return Ok(out);
+        }
+        if full {
+            return Err(EditError::Full);
+        }
+        pos.play(mv).map_err(|_| EditError::Illegal)?;
+        list.push(Node {
+            mv,
+            comment: None,
+            next: Vec::new(),
+        });
+        out.push(list.len() - 1);
+        Ok(out)
+    }
+
+    /// Sets the comment on the move at `path` (on the start for an empty path), cleaned as
+    /// [`clean_comment`] does; an empty text removes it.
+    pub fn set_comment(&mut self, path: &[usize], text: &str) -> Result<(), EditError> {
+        let comment = clean_comment(text);
+        if path.is_empty() {
+            self.comment = comment;
+            return Ok(());
+        }
+        let (&last, before) = path.split_last().ok_or(EditError::NoSuchMove)?;
+        let list = self.children_mut(before).ok_or(EditError::NoSuchMove)?;
+        list.get_mut(last).ok_or(EditError::NoSuchMove)?.comment = comment;
+        Ok(())
+    }
+
+    /// Makes the line through `path` the main line: at every point on the way, its move
+    /// becomes the first tried (the others keep their order after it). Returns the path to
+    /// the same move, now all first moves.
+    pub fn promote(&mut self, path: &[usize]) -> Result<Path, EditError> {
+        if self.node(path).is_none() && !path.is_empty() {
+            return Err(EditError::NoSuchMove);
+        }
+        let mut list = &mut self.moves;
+        for &i in path {
+            let node = list.remove(i);
+            list.insert(0, node);
+            list = &mut list[0].next;
+        }
+        Ok(vec![0; path.len()])
+    }
+
+    /// Removes the move at `path` and everything after it. Returns the path to the move
+    /// before it.
+    pub fn delete(&mut self, path: &[usize]) -> Result<Path, EditError> {
+        let (&last, before) = path.split_last().ok_or(EditError::NoSuchMove)?;
+        let list = self.children_mut(before).ok_or(EditError::NoSuchMove)?;
+        if last >= list.len() {
+            return Err(EditError::NoSuchMove);
+        }
+        list.remove(last);
+        Ok(before.to_vec())
+    }
+
+    /// Adds to this study every line of `other` it lacks (after this study's own lines at
+    /// each point), and the comments it lacks: what two devices studying the same game
+    /// apart end with. Both must start from the same position; `other`'s moves that cannot
+    /// be played here are left out.
+    pub fn merge(&mut self, other: &Study) {
+        if self.start != other.start {
+            return;
+        }
+        if self.comment.is_none() {
+            self.comment = other.comment.clone();
+        }
+        let mut stack: Vec<(Path, &Node)> = other.moves.iter().map(|n| (Vec::new(), n)).collect();
+        stack.reverse();
+        while let Some((at, node)) = stack.pop() {
+            let Ok(here) = self.play(&at, node.mv) else {
+                continue;
+            };
+            if let Some(comment) = &node.comment {
+                let _ = self.comment_if_none(&here, comment);
+            }
+            for next in node.next.iter().rev() {
+                stack.push((here.clone(), next));
+            }
+        }
+    }
+
+    fn comment_if_none(&mut self, path: &[usize], text: &str) -> Result<(), EditError> {
+        if self.node(path).is_some_and(|n| n.comment.is_none()) {
+            self.set_comment(path, text)?;
+        }
+        Ok(())
+    }
+}
+
 /// Builds a tree from nodes listed in the order a file keeps them, each with the index of the
 /// node it follows (`None` for the first moves); a node's children keep their order.
 pub(crate) struct Arena {
@@ -280,6 +483,81 @@ mod tests {
         assert_eq!(study.node_count(), 5);
         assert_eq!(study.main_line(), [mv("h3e3"), mv("h10g8"), mv("h1g3")]);
         assert_eq!(study.check(), Ok(()));
+    }
+
+    #[test]
+    fn branches_are_played_commented_promoted_and_deleted_by_path() {
+        let line = [mv("h3e3"), mv("h10g8"), mv("h1g3"), mv("i10h10")];
+        let mut study = Study::from_line(Position::start(), &line, Vec::new()).unwrap();
+        // The game's own move is found, not added twice.
+        assert_eq!(study.play(&[0], mv("h10g8")), Ok(vec![0, 0]));
+        // Another reply makes a branch after the game's.
+        let branch = study.play(&[0], mv("b10c8")).unwrap();
+        assert_eq!(branch, [0, 1]);
+        let deeper = study.play(&branch, mv("b1c3")).unwrap();
+        assert_eq!(deeper, [0, 1, 0]);
+        assert_eq!(study.play(&deeper, mv("a1a9")), Err(EditError::Illegal));
+        assert_eq!(study.play(&[5], mv("a1a2")), Err(EditError::NoSuchMove));
+        assert_eq!(study.node_count(), 6);
+        assert_eq!(study.line_through(&[0]), [0, 0, 0, 0]);
+        assert_eq!(study.line_through(&branch), [0, 1, 0]);
+        assert_eq!(
+            study.moves_along(&deeper),
+            Some(vec![mv("h3e3"), mv("b10c8"), mv("b1c3")])
+        );
+        assert_eq!(study.path_of(&[mv("h3e3"), mv("b10c8")]), Some(vec![0, 1]));
+        assert_eq!(study.path_of(&[mv("c4c5")]), None);
+        // Comments are kept as PGN keeps them.
+        study.set_comment(&branch, "  屏风马 {正着} ").unwrap();
+        assert_eq!(
+            study.node(&branch).and_then(|n| n.comment.as_deref()),
+            Some("屏风马 (正着)")
+        );
+        study.set_comment(&[], "start").unwrap();
+        assert_eq!(study.comment.as_deref(), Some("start"));
+        study.set_comment(&[], " ").unwrap();
+        assert_eq!(study.comment, None);
+        // Promoted: the branch is the main line, the game's line its alternative.
+        assert_eq!(study.promote(&deeper), Ok(vec![0, 0, 0]));
+        assert_eq!(study.main_line(), [mv("h3e3"), mv("b10c8"), mv("b1c3")]);
+        assert_eq!(study.path_of(&line), Some(vec![0, 1, 0, 0]));
+        assert_eq!(study.check(), Ok(()));
+        // Deleted: the game's line goes with its tail.
+        assert_eq!(study.delete(&[0, 1]), Ok(vec![0]));
+        assert_eq!(study.node_count(), 3);
+        assert_eq!(study.delete(&[0, 1]), Err(EditError::NoSuchMove));
+        assert_eq!(study.delete(&[]), Err(EditError::NoSuchMove));
+    }
+
+    #[test]
+    fn a_merge_keeps_every_line_and_comment_of_both() {
+        let line = [mv("h3e3"), mv("h10g8")];
+        let base = Study::from_line(Position::start(), &line, Vec::new()).unwrap();
+        let mut ours = base.clone();
+        let b = ours.play(&[0], mv("b10c8")).unwrap();
+        ours.set_comment(&b, "ours").unwrap();
+        let mut theirs = base.clone();
+        let t = theirs.play(&[0], mv("c7c6")).unwrap();
+        theirs.play(&t, mv("h1g3")).unwrap();
+        theirs
+            .set_comment(&b[..1], "theirs on the first move")
+            .unwrap();
+        theirs.play(&[], mv("c4c5")).unwrap();
+        ours.merge(&theirs);
+        let replies: Vec<Move> = ours.moves[0].next.iter().map(|n| n.mv).collect();
+        assert_eq!(replies, [mv("h10g8"), mv("b10c8"), mv("c7c6")]);
+        assert_eq!(ours.moves[0].next[2].next[0].mv, mv("h1g3"));
+        assert_eq!(ours.moves[1].mv, mv("c4c5"));
+        assert_eq!(
+            ours.moves[0].comment.as_deref(),
+            Some("theirs on the first move")
+        );
+        assert_eq!(ours.moves[0].next[1].comment.as_deref(), Some("ours"));
+        // Merging again changes nothing.
+        let once = ours.clone();
+        ours.merge(&theirs);
+        assert_eq!(ours, once);
+        assert_eq!(ours.check(), Ok(()));
     }
 
     #[test]

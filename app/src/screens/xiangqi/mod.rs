@@ -189,7 +189,7 @@ fn online_choice(ui: &AppWindow, side: u8) -> super::registry::OnlineChoice {
 
 /// Reads a pasted game into a record and its players: PGN (Chinese, WXF, ICCS or coordinate
 /// moves), a FEN, or DhtmlXQ as forums paste it (its main line).
-fn import(text: &str) -> Result<(qiguan_core::Record, Vec<String>), ImportProblem> {
+fn import(text: &str) -> Result<super::registry::Imported, ImportProblem> {
     use qiguan_core::xiangqi::import::{Format, ImportError, read_text};
     use qiguan_core::xiangqi::pgn::PgnError;
     let problem = |code: &str| ImportProblem {
@@ -212,7 +212,11 @@ fn import(text: &str) -> Result<(qiguan_core::Record, Vec<String>), ImportProble
     let record = game
         .to_record(&XiangqiOptions::default())
         .map_err(|_| problem("unplayable"))?;
-    Ok((record, game.players().to_vec()))
+    Ok(super::registry::Imported {
+        record,
+        players: game.players().to_vec(),
+        study: replay::study_text(&study),
+    })
 }
 
 /// Plays a chosen move, or holds it for confirmation when the player asked for that.

@@ -1,17 +1,22 @@
-//! Replay: step through a stored game, continue from any position, export FEN and PGN.
+//! Replay: step through a stored game, try other moves at any point and keep them as
+//! variations with comments (the study, kept with the game), continue from any position,
+//! export FEN and PGN.
 
 use super::review::{self, Review};
 use super::view::{self, Marks, check_square, move_rows};
 use crate::ctx::Ctx;
 use crate::screens::rows::format_date;
 use crate::screens::sync;
-use crate::screens::{handler, handler0};
+use crate::screens::{handler, handler0, handler2};
 use crate::settings::Orientation;
 use crate::store::{GameId, Mode, StoreError};
-use qiguan_core::xiangqi::pgn::{MoveFormat, write_pgn};
-use qiguan_core::xiangqi::{Move, Position, Xiangqi, XiangqiOptions, XiangqiSetup};
+use qiguan_core::xiangqi::pgn::{MoveFormat, result_text};
+use qiguan_core::xiangqi::pgn_study::{read_study_pgn, write_study_pgn};
+use qiguan_core::xiangqi::study::EditError;
+use qiguan_core::xiangqi::study::{Path, Study};
+use qiguan_core::xiangqi::{Move, Position, Square, Xiangqi, XiangqiOptions, XiangqiSetup};
 use qiguan_core::{Match, Rules};
-use qiguan_ui::{BoardCell, MoveRow, ReplayAdapter, Screen};
+use qiguan_ui::{BoardCell, MoveRow, ReplayAdapter, Screen, StudyMove};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -20,13 +25,26 @@ use std::rc::Rc;
 /// A stored game being replayed.
 pub struct ReplaySession {
     pub(super) id: GameId,
+    /// The game as it was played.
     pub(super) game: Match<Xiangqi>,
+    /// Its moves: what the review judges.
+    pub(super) game_moves: Vec<Move>,
+    /// The game with what the player tried (its own moves are one line of it).
+    pub(super) study: Study,
+    /// The line on screen, to its end: the game's, or a variation the player went into.
+    line: Path,
+    /// The line's moves.
     pub(super) moves: Vec<Move>,
+    /// How many of them the game played too (the review's judgements hold that far).
+    pub(super) shared: usize,
     players: [String; 2],
     /// Red and Black: played by the computer (a role, not a name).
     computers: [bool; 2],
     created_at: i64,
+    /// Moves shown of the line.
     pub(super) ply: usize,
+    /// The piece picked up to try a move.
+    selected: Option<Square>,
     manual_flip: bool,
     cells: Rc<VecModel<BoardCell>>,
     rows: Rc<VecModel<MoveRow>>,
@@ -40,13 +58,108 @@ impl ReplaySession {
         self.position_at(self.ply)
     }
 
-    /// Returns the position after `ply` moves.
+    /// Returns the position after `ply` moves of the line shown.
     pub(super) fn position_at(&self, ply: usize) -> Position {
-        let mut pos = self.game.game().start_position().clone();
+        let mut pos = self.study.start.clone();
         for &m in &self.moves[..ply.min(self.moves.len())] {
             let _ = pos.play(m);
         }
         pos
+    }
+
+    /// The point of the study shown.
+    pub(super) fn path(&self) -> &[usize] {
+        &self.line[..self.ply.min(self.line.len())]
+    }
+
+    /// The game as far as the position shown, with its history (for the engine).
+    pub(super) fn shown_game(&self) -> Option<Xiangqi> {
+        let options = self.game.game().options().clone();
+        let mut game = Xiangqi::from_position(options, self.study.start.clone()).ok()?;
+        for &m in &self.moves[..self.ply] {
+            game.play_move(m).ok()?;
+        }
+        Some(game)
+    }
+
+    /// Shows the line through `path` (its own continuation after it), at `path`.
+    fn go_into(&mut self, path: &[usize]) {
+        self.line = self.study.line_through(path);
+        self.ply = path.len();
+        self.relined();
+    }
+
+    /// Recomputes what follows from the line shown.
+    fn relined(&mut self) {
+        self.moves = self.study.moves_along(&self.line).unwrap_or_default();
+        self.shared = self
+            .moves
+            .iter()
+            .zip(&self.game_moves)
+            .take_while(|(a, b)| a == b)
+            .count();
+        self.ply = self.ply.min(self.moves.len());
+        self.selected = None;
+    }
+
+    /// The game's own moves, as a path (a prefix of it is a move the game played).
+    fn game_path(&self) -> Path {
+        self.study.path_of(&self.game_moves).unwrap_or_default()
+    }
+
+    /// Whether the move at `path` is one the game played.
+    fn played(&self, path: &[usize]) -> bool {
+        self.game_path().starts_with(path)
+    }
+
+    /// The variation the position shown is in: the path to its first move (none on the
+    /// main line).
+    fn variation(&self) -> Option<&[usize]> {
+        let path = self.path();
+        let last = path.iter().rposition(|&i| i != 0)?;
+        Some(&path[..=last])
+    }
+}
+
+/// What the store keeps of a study: nothing when it is the game's one line with no comment;
+/// else PGN in coordinates, without tags (the game has its own).
+pub(crate) fn study_text(study: &Study) -> Option<String> {
+    let commented = study.comment.is_some() || {
+        let mut stack: Vec<_> = study.moves.iter().collect();
+        let mut any = false;
+        while let Some(n) = stack.pop() {
+            any |= n.comment.is_some();
+            stack.extend(n.next.iter());
+        }
+        any
+    };
+    if !commented && study.node_count() == study.main_line().len() {
+        return None;
+    }
+    let bare = Study {
+        tags: Vec::new(),
+        ..study.clone()
+    };
+    Some(write_study_pgn(&bare, MoveFormat::Coordinates))
+}
+
+/// The study kept with a game, with the game's own line in it (a game that went on since
+/// keeps what was studied before); the game's line alone when none was kept or it cannot be
+/// read.
+fn study_of(kept: Option<&str>, start: &Position, moves: &[Move]) -> Study {
+    let own = Study::from_line(start.clone(), moves, Vec::new()).unwrap_or_else(|_| Study {
+        tags: Vec::new(),
+        start: start.clone(),
+        comment: None,
+        moves: Vec::new(),
+    });
+    match kept.and_then(|t| read_study_pgn(t).ok()) {
+        Some(mut study) if study.start == *start => {
+            study.tags.clear();
+            study.merge(&own);
+            study
+        }
+        _ => own,
     }
 }
 
@@ -56,9 +169,55 @@ pub fn connect(ctx: &Rc<Ctx>) {
     a.on_go_to(handler(ctx, |ctx, ply: i32| {
         if let Some(s) = slot(ctx).borrow_mut().as_mut() {
             s.ply = (ply.max(0) as usize).min(s.moves.len());
+            s.selected = None;
         }
         refresh(ctx);
         review::follow(ctx);
+    }));
+    a.on_go_to_game(handler(ctx, |ctx, ply: i32| {
+        if let Some(s) = slot(ctx).borrow_mut().as_mut() {
+            s.line = s.game_path();
+            s.ply = ply.max(0) as usize;
+            s.relined();
+        }
+        refresh(ctx);
+        review::follow(ctx);
+    }));
+    a.on_cell_clicked(handler(ctx, tap));
+    a.on_cell_dragged(handler2(ctx, dragged));
+    a.on_choose(handler(ctx, |ctx, i: i32| {
+        if let Some(s) = slot(ctx).borrow_mut().as_mut() {
+            let mut path = s.path().to_vec();
+            if usize::try_from(i)
+                .is_ok_and(|i| s.study.children(&path).is_some_and(|c| i < c.len()))
+            {
+                path.push(i as usize);
+                s.go_into(&path);
+            }
+        }
+        refresh(ctx);
+        review::follow(ctx);
+    }));
+    a.on_save_comment(handler(ctx, |ctx, text: SharedString| {
+        edit(ctx, |s| {
+            let path = s.path().to_vec();
+            s.study.set_comment(&path, &text).map(|_| path)
+        });
+    }));
+    a.on_promote(handler0(ctx, |ctx| {
+        edit(ctx, |s| {
+            let path = s.path().to_vec();
+            s.study.promote(&path)
+        });
+    }));
+    a.on_delete_variation(handler0(ctx, |ctx| {
+        edit(ctx, |s| match s.variation() {
+            Some(v) if !s.played(v) => {
+                let v = v.to_vec();
+                s.study.delete(&v)
+            }
+            _ => Err(EditError::NoSuchMove),
+        });
     }));
     a.on_analyse(handler(ctx, |ctx, on: bool| {
         if on {
@@ -97,21 +256,117 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId, at_end: bool) {
 
 fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<ReplaySession, StoreError> {
     let loaded = load_xiangqi(ctx, id)?;
-    let moves: Vec<Move> = loaded.game.game().moves().collect();
-    let review = Review::from_kept(review::kept(ctx, id, &moves));
-    Ok(ReplaySession {
+    let game_moves: Vec<Move> = loaded.game.game().moves().collect();
+    let kept = ctx.with_store(|store| store.study(id))?;
+    let study = study_of(
+        kept.as_deref(),
+        loaded.game.game().start_position(),
+        &game_moves,
+    );
+    let review = Review::from_kept(review::kept(ctx, id, &game_moves));
+    let mut session = ReplaySession {
         id,
-        moves,
+        game_moves,
+        study,
+        line: Vec::new(),
+        moves: Vec::new(),
+        shared: 0,
         game: loaded.game,
         players: loaded.players,
         computers: loaded.computers,
         created_at: loaded.created_at,
         ply: 0,
+        selected: None,
         manual_flip: false,
         cells: Rc::new(VecModel::default()),
         rows: Rc::new(VecModel::default()),
         review,
-    })
+    };
+    // The game as it was played first.
+    session.line = session.game_path();
+    session.relined();
+    Ok(session)
+}
+
+/// Makes a change to the study and keeps it with the game before the screen shows it; then
+/// shows the point the change leaves (a store that refuses it leaves the study as it was).
+fn edit(ctx: &Rc<Ctx>, change: impl FnOnce(&mut ReplaySession) -> Result<Path, EditError>) {
+    let failed = {
+        let mut guard = slot(ctx).borrow_mut();
+        let Some(s) = guard.as_mut() else { return };
+        let before = s.study.clone();
+        match change(s) {
+            Err(_) => None,
+            Ok(at) => {
+                let text = study_text(&s.study);
+                match ctx.with_store(|store| store.set_study(s.id, text.as_deref())) {
+                    Ok(()) => {
+                        s.go_into(&at);
+                        None
+                    }
+                    Err(e) => {
+                        s.study = before;
+                        s.relined();
+                        Some(e)
+                    }
+                }
+            }
+        }
+    };
+    if let Some(e) = failed {
+        crate::screens::show_error(ctx, &e.to_string());
+    }
+    refresh(ctx);
+    review::follow(ctx);
+}
+
+/// A tap on the board: picks up a piece of the side to move, or plays the piece picked up
+/// there, which adds the move to the study (a move tried before is gone into again).
+fn tap(ctx: &Rc<Ctx>, index: i32) {
+    let Some(sq) = usize::try_from(index).ok().and_then(Square::from_index) else {
+        return;
+    };
+    let picked = slot(ctx).borrow().as_ref().and_then(|s| s.selected);
+    match picked {
+        Some(from) if from != sq && try_move(ctx, Move::new(from, sq)) => {}
+        _ => {
+            if let Some(s) = slot(ctx).borrow_mut().as_mut() {
+                let pos = s.position();
+                let own = pos
+                    .piece_at(sq)
+                    .is_some_and(|p| p.color() == pos.side_to_move());
+                s.selected = (own && picked != Some(sq)).then_some(sq);
+            }
+            refresh(ctx);
+        }
+    }
+}
+
+/// A piece dragged from one point to another: the move, if legal; else it stays picked up.
+fn dragged(ctx: &Rc<Ctx>, from: i32, to: i32) {
+    let square = |i: i32| usize::try_from(i).ok().and_then(Square::from_index);
+    let (Some(from), Some(to)) = (square(from), square(to)) else {
+        return;
+    };
+    if !try_move(ctx, Move::new(from, to)) {
+        tap(ctx, from.index() as i32);
+    }
+}
+
+/// Plays `mv` in the position shown, if it is legal there (and the game shown is not over).
+fn try_move(ctx: &Rc<Ctx>, mv: Move) -> bool {
+    let legal = slot(ctx).borrow().as_ref().is_some_and(|s| {
+        s.shown_game()
+            .is_some_and(|g| g.outcome().is_none() && g.position().is_legal(mv))
+    });
+    if legal {
+        ctx.ui().global::<ReplayAdapter>().set_autoplay(false);
+        edit(ctx, |s| {
+            let path = s.path().to_vec();
+            s.study.play(&path, mv)
+        });
+    }
+    legal
 }
 
 /// Pushes the shown position to the screen.
@@ -120,13 +375,22 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     let guard = slot(ctx).borrow();
     let Some(s) = guard.as_ref() else { return };
     let pos = s.position();
+    let targets = s.selected.map_or_else(Vec::new, |from| {
+        pos.legal_moves()
+            .into_iter()
+            .filter(|m| m.from == from)
+            .map(|m| m.to)
+            .collect()
+    });
     let marks = Marks {
+        selected: s.selected,
+        targets,
         last: s.ply.checked_sub(1).map(|i| s.moves[i]),
         check: check_square(&pos),
-        ..Marks::default()
     };
     sync(&s.cells, view::cells(&pos, &marks));
-    let mut rows = move_rows(s.game.game().start_position(), &s.moves, settings.notation);
+    let mut rows = move_rows(&s.study.start, &s.moves, settings.notation);
+    study_marks(s, &mut rows);
     let glyphs = review::glyphs(s);
     for row in &mut rows {
         let mark = |ply: i32| {
@@ -152,6 +416,8 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     a.set_flipped(base_flip != s.manual_flip);
     a.set_ply(s.ply as i32);
     a.set_total(s.moves.len() as i32);
+    a.set_game_total(s.game_moves.len() as i32);
+    a.set_game_ply(s.ply.min(s.shared) as i32);
     a.set_game_id(s.id.0 as i32);
     a.set_names(ModelRc::new(VecModel::from(
         s.players
@@ -184,10 +450,80 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         })
         .collect();
     a.set_other_arrows(ModelRc::new(VecModel::from(others)));
+    show_study(s, &a, &pos, settings.notation);
     drop(guard);
     if a.get_show_export() {
         export(ctx);
     }
+}
+
+/// Marks the moves of the line shown that the game did not play (the player's), and those
+/// with other moves tried in their place.
+fn study_marks(s: &ReplaySession, rows: &mut [MoveRow]) {
+    let mut tried = Vec::with_capacity(s.moves.len());
+    let mut list = &s.study.moves[..];
+    for &i in &s.line {
+        tried.push(list.len() > 1);
+        list = list.get(i).map_or(&[][..], |n| &n.next[..]);
+    }
+    let player = |ply: i32| usize::try_from(ply).is_ok_and(|p| p >= s.shared);
+    let more = |ply: i32| usize::try_from(ply).is_ok_and(|p| tried.get(p) == Some(&true));
+    for row in rows {
+        row.first_study = player(row.first_ply);
+        row.second_study = player(row.second_ply);
+        row.first_more = more(row.first_ply);
+        row.second_more = more(row.second_ply);
+    }
+}
+
+/// The study at the position shown: its comment, the moves tried from it, and what may be
+/// done with the variation it is in.
+fn show_study(
+    s: &ReplaySession,
+    a: &ReplayAdapter<'_>,
+    pos: &Position,
+    notation: crate::settings::Notation,
+) {
+    let path = s.path();
+    let comment = match path {
+        [] => s.study.comment.clone(),
+        _ => s.study.node(path).and_then(|n| n.comment.clone()),
+    };
+    a.set_comment(comment.unwrap_or_default().into());
+    let game_path = s.game_path();
+    let next = s.line.get(path.len()).copied();
+    let tried: Vec<StudyMove> = s
+        .study
+        .children(path)
+        .unwrap_or(&[])
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let mut at = path.to_vec();
+            at.push(i);
+            StudyMove {
+                text: view::notate(pos, n.mv, notation).into(),
+                shown: next == Some(i),
+                played: game_path.starts_with(&at),
+            }
+        })
+        .collect();
+    a.set_tried(ModelRc::new(VecModel::from(if tried.len() > 1 {
+        tried
+    } else {
+        Vec::new()
+    })));
+    a.set_in_variation(s.variation().is_some());
+    a.set_can_delete(s.variation().is_some_and(|v| !s.played(v)));
+    a.set_study_move(
+        path.is_empty()
+            .then(String::new)
+            .unwrap_or_else(|| {
+                let before = s.position_at(s.ply - 1);
+                view::notate(&before, s.moves[s.ply - 1], notation)
+            })
+            .into(),
+    );
 }
 
 fn or_unknown(name: &str) -> &str {
@@ -245,8 +581,15 @@ fn export_text(s: &ReplaySession, format: i32, computer: &str) -> (String, Strin
             } else {
                 MoveFormat::Coordinates
             };
+            let result = result_text(s.game.outcome().as_ref());
+            let mut study = s.study.clone();
+            study.tags = tags
+                .into_iter()
+                .map(|(n, v)| (n.to_owned(), v))
+                .chain([("Result".to_owned(), result.to_owned())])
+                .collect();
             (
-                write_pgn(&s.game, &tags, move_format),
+                write_study_pgn(&study, move_format),
                 format!("qiguan-{}.pgn", s.id.0),
             )
         }

@@ -12,6 +12,7 @@ use crate::store::KeptReview;
 use crate::thinking::{self, Work};
 use qiguan_core::xiangqi::analysis::{self, Judged, Judgement, MATE_CP};
 use qiguan_core::xiangqi::engine::{Engine, Limits};
+use qiguan_core::xiangqi::study::Path;
 use qiguan_core::xiangqi::{Move, Position, Xiangqi};
 use qiguan_ui::{ReviewMark, ReviewNote};
 use std::rc::Rc;
@@ -78,7 +79,7 @@ fn keep(ctx: &Rc<Ctx>, s: &ReplaySession) {
     };
     let kept = KeptReview {
         engine: REVIEW_NAME.into(),
-        moves: words(&s.moves),
+        moves: words(&s.game_moves),
         judged,
     };
     let _ = ctx.with_store(|store| store.keep_review(s.id, &kept));
@@ -139,12 +140,12 @@ pub(crate) struct Review {
     pub judged: Vec<Option<Judged>>,
     /// The review while it runs.
     running: Option<(u64, Work)>,
-    /// The live line: the position (plies shown) it is for, and its search.
-    live: Option<(usize, u64, Work)>,
-    /// The live line's latest finding, for the plies shown.
-    pub line: Option<(usize, Judged)>,
-    /// The engine's second and third choices there, as they come (each for the plies shown).
-    pub others: [Option<(usize, Judged)>; 2],
+    /// The live line: the position (the point of the study shown) it is for, and its search.
+    live: Option<(Path, u64, Work)>,
+    /// The live line's latest finding, for the point shown.
+    pub line: Option<(Path, Judged)>,
+    /// The engine's second and third choices there, as they come (each for the point shown).
+    pub others: [Option<(Path, Judged)>; 2],
     /// The player turned analysis on (and has not turned it off).
     pub on: bool,
 }
@@ -252,14 +253,14 @@ pub(crate) fn follow(ctx: &Rc<Ctx>) {
             || s.review
                 .live
                 .as_ref()
-                .is_some_and(|(ply, ..)| *ply == s.ply)
+                .is_some_and(|(at, ..)| at == s.path())
         {
             return;
         }
         s.review.line = None;
         s.review.others = [None, None];
-        let ply = s.ply;
-        let Some(game) = analysis::positions(s.game.game()).into_iter().nth(ply) else {
+        let at = s.path().to_vec();
+        let Some(game) = s.shown_game() else {
             return;
         };
         let (id, token) = (s.id, next_token());
@@ -277,14 +278,15 @@ pub(crate) fn follow(ctx: &Rc<Ctx>) {
                         depth: info.depth,
                     };
                     let rank = info.multipv;
+                    let at = at.clone();
                     poster.post(Box::new(move |ctx: &Rc<Ctx>| {
-                        deeper(ctx, id, token, ply, rank, judged);
+                        deeper(ctx, id, token, at, rank, judged);
                     }));
                 });
             }
             Box::new(|_: &Rc<Ctx>| {})
         });
-        s.review.live = Some((ply, token, work));
+        s.review.live = Some((s.path().to_vec(), token, work));
     }
     super::replay::refresh(ctx);
 }
@@ -294,7 +296,7 @@ fn deeper(
     ctx: &Rc<Ctx>,
     id: crate::store::GameId,
     token: u64,
-    ply: usize,
+    at: Path,
     rank: usize,
     judged: Judged,
 ) {
@@ -303,8 +305,8 @@ fn deeper(
         && s.review.live.as_ref().is_some_and(|(_, t, _)| *t == token)
     {
         match rank {
-            1 => s.review.line = Some((ply, judged)),
-            2 | 3 => s.review.others[rank - 2] = Some((ply, judged)),
+            1 => s.review.line = Some((at, judged)),
+            2 | 3 => s.review.others[rank - 2] = Some((at, judged)),
             _ => {}
         }
     }
@@ -314,14 +316,14 @@ fn deeper(
 /// The live line's second and third choices for the position shown, from the same depth as
 /// its best (a deeper best with shallower others would mix two searches).
 pub(crate) fn others_here(s: &ReplaySession) -> Vec<&Judged> {
-    let Some((ply, best)) = s.review.line.as_ref().filter(|(ply, _)| *ply == s.ply) else {
+    let Some((at, best)) = s.review.line.as_ref().filter(|(at, _)| at == s.path()) else {
         return Vec::new();
     };
     s.review
         .others
         .iter()
         .flatten()
-        .filter(|(p, j)| p == ply && j.depth == best.depth)
+        .filter(|(p, j)| p == at && j.depth == best.depth)
         .map(|(_, j)| j)
         .collect()
 }
@@ -357,14 +359,36 @@ pub(crate) fn graph_path(judged: &[Option<Judged>]) -> String {
     path
 }
 
-/// The judgement of the move that led to position `ply` (the `ply`-th move), once both
-/// positions around it are judged.
+/// The judgement of the game's move that led to position `ply` (the `ply`-th move), once
+/// both positions around it are judged.
 fn judgement_of(s: &ReplaySession, ply: usize) -> Option<analysis::MoveReview> {
     let i = ply.checked_sub(1)?;
     let before = s.review.judged.get(i)?.as_ref()?;
     let after = s.review.judged.get(ply)?.as_ref()?;
-    let mover = s.position_at(i).side_to_move();
-    Some(analysis::judge_move(mover, s.moves[i], before, after))
+    let mover = if i % 2 == 0 {
+        s.study.start.side_to_move()
+    } else {
+        s.study.start.side_to_move().other()
+    };
+    Some(analysis::judge_move(
+        mover,
+        *s.game_moves.get(i)?,
+        before,
+        after,
+    ))
+}
+
+/// The judgement of the move of the line shown that led to position `ply`: only a move the
+/// game played was judged.
+fn shown_judgement(s: &ReplaySession, ply: usize) -> Option<analysis::MoveReview> {
+    (ply <= s.shared).then(|| judgement_of(s, ply)).flatten()
+}
+
+/// The review's judgement of the position shown, if the game reached it.
+fn judged_here(s: &ReplaySession) -> Option<&Judged> {
+    (s.ply <= s.shared)
+        .then(|| s.review.judged.get(s.ply)?.as_ref())
+        .flatten()
 }
 
 /// The glyph a judged move carries in the move list: `?!`, `?`, `??`.
@@ -389,13 +413,13 @@ fn kind(judgement: Judgement) -> i32 {
 /// The glyph of each move judged so far, by move index.
 pub(crate) fn glyphs(s: &ReplaySession) -> Vec<&'static str> {
     (1..=s.moves.len())
-        .map(|ply| judgement_of(s, ply).map_or("", |r| glyph(r.judgement)))
+        .map(|ply| shown_judgement(s, ply).map_or("", |r| glyph(r.judgement)))
         .collect()
 }
 
 /// The marks on the graph: every move judged an inaccuracy or worse.
 pub(crate) fn marks(s: &ReplaySession) -> Vec<ReviewMark> {
-    (1..=s.moves.len())
+    (1..=s.game_moves.len())
         .filter_map(|ply| {
             let r = judgement_of(s, ply)?;
             (r.judgement != Judgement::Good).then(|| ReviewMark {
@@ -412,7 +436,7 @@ pub(crate) fn note(s: &ReplaySession, notation: Notation, before: &Position) -> 
         kind: -1,
         ..ReviewNote::default()
     };
-    if let Some(r) = judgement_of(s, s.ply) {
+    if let Some(r) = shown_judgement(s, s.ply) {
         note.kind = kind(r.judgement);
         note.loss = r.loss;
         note.played = notate(before, r.played, notation).into();
@@ -427,9 +451,9 @@ pub(crate) fn note(s: &ReplaySession, notation: Notation, before: &Position) -> 
         .review
         .line
         .as_ref()
-        .filter(|(ply, _)| *ply == s.ply)
+        .filter(|(at, _)| at == s.path())
         .map(|(_, j)| j)
-        .or_else(|| s.review.judged.get(s.ply).and_then(Option::as_ref));
+        .or_else(|| judged_here(s));
     if let Some(j) = line {
         note.depth = j.depth as i32;
         note.score = score_text(j.red_cp).into();
@@ -472,9 +496,9 @@ pub(crate) fn best_here(s: &ReplaySession) -> Option<Move> {
     s.review
         .line
         .as_ref()
-        .filter(|(ply, _)| *ply == s.ply)
+        .filter(|(at, _)| at == s.path())
         .and_then(|(_, j)| j.best)
-        .or_else(|| s.review.judged.get(s.ply)?.as_ref()?.best)
+        .or_else(|| judged_here(s)?.best)
 }
 
 /// A line of moves from the position shown, in the chosen notation (the first `moves`).

@@ -104,6 +104,7 @@ pub fn move_rows(start: &Position, moves: &[Move], notation: Notation) -> Vec<Mo
                 second: SharedString::new(),
                 first_ply: ply as i32,
                 second_ply: -1,
+                ..MoveRow::default()
             });
         } else {
             if rows.last().is_none_or(|r| r.second_ply >= 0) {
@@ -113,6 +114,7 @@ pub fn move_rows(start: &Position, moves: &[Move], notation: Notation) -> Vec<Mo
                     second: SharedString::new(),
                     first_ply: -1,
                     second_ply: -1,
+                    ..MoveRow::default()
                 });
             }
             if let Some(row) = rows.last_mut() {
