@@ -307,9 +307,19 @@ fn a_variation_is_commented_promoted_exported_and_imported_whole() {
     assert!(exported.contains("{边卒 (先挺)}"), "{exported}");
     let before = read_study_pgn(&exported).unwrap();
     assert_eq!(before.node_count(), 13);
+    // Through the clipboard: copied from the export, pasted into the import.
+    press(&app, "Copy");
     press(&app, "Close");
     press(&app, "Back");
-    import(&app, &exported);
+    let h = app.window().global::<HistoryAdapter>();
+    h.set_show_import(true);
+    h.set_import_text("something typed before".into());
+    press(&app, "Paste a game or a FEN");
+    assert_eq!(h.get_import_text(), exported.as_str());
+    all(&app, "Import")
+        .last()
+        .expect("the dialog's button")
+        .invoke_accessible_default_action();
     assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Replay);
     assert_eq!(replay.get_total(), 10, "the main line is the one made main");
     press(&app, "Export");

@@ -201,6 +201,90 @@ fn continue_from_here_starts_a_new_game_from_the_shown_position() {
     assert_eq!(app.window().global::<XiangqiAdapter>().get_game_id(), 2);
 }
 
+/// The position editor (issue 41): each rule the rules core checks is refused with its
+/// reason on screen; a good position is played from New game, and analysed in replay.
+#[test]
+fn the_position_editor_says_why_a_board_is_no_position_then_plays_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (1280, 800));
+    press(&app, "New Xiangqi game");
+    assert!(one(&app, "The usual start").is_valid());
+    press(&app, "Set up…");
+    assert_eq!(screen(&app), Screen::Editor);
+    assert!(one(&app, "A position: 32 pieces.").is_valid());
+    let says = |text: &str| assert!(one(&app, &format!("× {text}")).is_valid(), "{text}");
+    let put = |tool: &str, square: &str| {
+        press(&app, tool);
+        click(&app, square);
+    };
+
+    press(&app, "Clear");
+    says("Red has no general.");
+    says("Black has no general.");
+    put("Red 帅", "e1");
+    put("Black 将", "e10");
+    says("The two generals face each other on an open file.");
+    // Off their points: each kind where it never stands.
+    put("Red 兵", "e2");
+    says("兵 can never reach this point: a soldier goes only forward until it crosses the river.");
+    put("Red 相", "e4");
+    says("相 stands only on its seven points, on its own side of the river.");
+    put("Black 士", "a10");
+    says("士 stands only on the five points of its palace's cross.");
+    put("Red 帅", "a1");
+    says("帅 must stay in its palace.");
+    says("Red has 2 帅: a side has 1.");
+    put("Take pieces off", "e2");
+    click(&app, "e4");
+    click(&app, "a10");
+    click(&app, "a1");
+    // A soldier between the generals; a rook giving check with Red to move.
+    put("Red 兵", "e5");
+    put("Red 车", "d10");
+    says("Black is in check, so it must be Black's move.");
+    press(&app, "Black to move");
+    assert!(one(&app, "A position: 4 pieces.").is_valid());
+    // Mated already: no game to play.
+    put("Red 车", "d9");
+    says("Black, to move, has no legal move: the game would already be over.");
+    put("Take pieces off", "d9");
+    // With ✋ a piece is picked up and put down elsewhere.
+    press(&app, "Move pieces");
+    click(&app, "d10");
+    click(&app, "d1");
+    assert!(
+        point(&app, "d1").contains("red 车"),
+        "{}",
+        point(&app, "d1")
+    );
+    assert!(!point(&app, "d10").contains("车"));
+    assert!(one(&app, "A position: 4 pieces.").is_valid());
+
+    press(&app, "Play from here");
+    assert_eq!(screen(&app), Screen::NewGame);
+    assert!(one(&app, "A position you set up").is_valid());
+    press(&app, "Start game");
+    assert_eq!(screen(&app), Screen::Xiangqi);
+    assert!(point(&app, "d1").contains("red 车"));
+    assert!(point(&app, "e5").contains("red 兵"));
+    assert!(one(&app, "Black · to move").is_valid());
+
+    // Analysed: a game of its own in replay, the engine on.
+    press(&app, "Back");
+    press(&app, "New Xiangqi game");
+    press(&app, "Set up…");
+    assert!(
+        point(&app, "d1").contains("red 车"),
+        "the position set up before"
+    );
+    press(&app, "Analyse");
+    assert_eq!(screen(&app), Screen::Replay);
+    let replay = app.window().global::<ReplayAdapter>();
+    assert_eq!(replay.get_total(), 0);
+    assert!(replay.get_analysing());
+    replay.invoke_analyse(false);
+}
+
 #[test]
 fn a_draw_offer_is_answered_by_the_other_side() {
     let dir = tempfile::tempdir().unwrap();

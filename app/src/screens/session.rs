@@ -56,6 +56,11 @@ pub(crate) trait GameScreen:
 
     /// The options New game chose.
     fn chosen_options(ui: &AppWindow) -> Self::Options;
+
+    /// The start New game chose, where the game lets a player set one up (none: the usual).
+    fn chosen_setup(_ui: &AppWindow) -> Option<Self::Setup> {
+        None
+    }
     /// The players' names and each seat's computer player New game chose.
     fn chosen_seats(ui: &AppWindow) -> (Vec<String>, Vec<Option<Strength>>) {
         super::new_game::two_seats(ui)
@@ -506,7 +511,14 @@ pub(crate) const fn entry<G: GameScreen>(connect: fn(&Rc<Ctx>)) -> GameEntry {
 fn start_chosen<G: GameScreen>(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let (players, computers) = G::chosen_seats(&ui);
-    if let Err(e) = start::<G>(ctx, &G::chosen_options(&ui), players, computers) {
+    let setup = G::chosen_setup(&ui);
+    if let Err(e) = start_from::<G>(
+        ctx,
+        &G::chosen_options(&ui),
+        setup.as_ref(),
+        players,
+        computers,
+    ) {
         super::show_error(ctx, &e);
     }
 }
@@ -515,15 +527,17 @@ fn online_choice<G: GameScreen>(ui: &AppWindow, side: u8) -> OnlineChoice {
     OnlineChoice::two_people(G::chosen_options(ui), side)
 }
 
-/// Starts a new game on this device: stores it with what this device dealt as the authority
-/// (the operating system's randomness), lets the computer deploy, and opens it.
-pub(crate) fn start<G: GameScreen>(
+/// Starts a new game on this device, from a start the player set up (none: the usual one):
+/// stores it with what this device dealt as the authority (the operating system's
+/// randomness), lets the computer deploy, and opens it.
+pub(crate) fn start_from<G: GameScreen>(
     ctx: &Rc<Ctx>,
     options: &G::Options,
+    setup: Option<&G::Setup>,
     players: Vec<String>,
     computers: Vec<Option<Strength>>,
 ) -> Result<GameId, String> {
-    let mut game: Match<G> = Match::new(options, None).map_err(|e| e.to_string())?;
+    let mut game: Match<G> = Match::new(options, setup).map_err(|e| e.to_string())?;
     // This device deals and rolls: it commits to a seed before anything is drawn, and draws
     // each deal from every seat's contribution (see qiguan_core::fair).
     let dealer = game

@@ -853,7 +853,7 @@ pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &s
     let app = start(dir.path(), language, size);
     let ui = app.window();
 
-    xiangqi_tour(&app, &mut visit);
+    xiangqi_tour(&app, language, &mut visit);
     ui.global::<HomeAdapter>().invoke_history();
     visit(&app, "history");
     ui.global::<Nav>().invoke_back();
@@ -887,10 +887,34 @@ pub fn tour(size: (u32, u32), language: Language, mut visit: impl FnMut(&App, &s
 
 /// Xiangqi: a finished game (checkmate), an imported one in replay, then an unfinished one in
 /// progress with a piece picked up; home.
-fn xiangqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
+fn xiangqi_tour(app: &App, language: Language, visit: &mut impl FnMut(&App, &str)) {
     let ui = app.window();
     ui.global::<HomeAdapter>().invoke_new_game("xiangqi".into());
     visit(app, "new-game");
+    // The position editor: an endgame being set up, with what is wrong with it so far.
+    let rules = ui.global::<qiguan_app::ui::XiangqiRules>();
+    rules.invoke_edit_start();
+    let editor = ui.global::<qiguan_app::ui::EditorAdapter>();
+    editor.invoke_clear();
+    for (tool, square) in [
+        ("K", "e1"),
+        ("k", "d10"),
+        ("R", "h7"),
+        ("P", "d4"),
+        ("B", "b2"),
+    ] {
+        editor.invoke_tool_chosen(tool.into());
+        editor.invoke_cell_clicked(sq(square));
+    }
+    editor.invoke_tool_chosen("n".into());
+    visit(app, "editor");
+    editor.invoke_tool_chosen("x".into());
+    editor.invoke_cell_clicked(sq("b2"));
+    editor.invoke_tool_chosen("a".into());
+    editor.invoke_cell_clicked(sq("e9"));
+    editor.invoke_use_position();
+    visit(app, "new-game-position");
+    rules.set_start_fen("".into());
     let ng = ui.global::<qiguan_app::ui::NewGameAdapter>();
     ng.set_red_name("张三".into());
     ng.set_black_name("李四".into());
@@ -954,7 +978,14 @@ fn xiangqi_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     r.invoke_go_to(9);
     r.invoke_cell_clicked(sq("a7"));
     r.invoke_cell_clicked(sq("a6"));
-    r.invoke_save_comment("边卒先挺，试探对方的应法 · testing the reply".into());
+    // A player writes in the language they use.
+    r.invoke_save_comment(
+        match language {
+            Language::Chinese => "边卒先挺，试探对方的应法",
+            _ => "The edge pawn first, to see how Red answers",
+        }
+        .into(),
+    );
     r.invoke_go_to(9);
     visit(app, "replay-study");
     r.invoke_go_to(10);

@@ -3,6 +3,7 @@
 //! shows, the outbox of a correspondence game, draws, resignation, undo, the end) is the shared
 //! session's ([`super::session`]); a finished game is looked back on in the replay screen.
 
+pub mod editor;
 pub mod replay;
 mod review;
 pub mod view;
@@ -17,7 +18,9 @@ use crate::store::{GameId, Mode, NewGame, Standing};
 use qiguan_core::Strength;
 use qiguan_core::xiangqi::computer;
 use qiguan_core::xiangqi::engine::Level;
-use qiguan_core::xiangqi::{Color, Move, Square, Xiangqi, XiangqiOptions, XiangqiView};
+use qiguan_core::xiangqi::{
+    Color, Move, Square, Xiangqi, XiangqiOptions, XiangqiSetup, XiangqiView,
+};
 use qiguan_core::{AnyMatch, Match, Seat};
 use qiguan_ui::{
     AppWindow, BoardCell, ImportProblem, Motion, MoveRow, NewGameAdapter, Screen, XiangqiAdapter,
@@ -58,6 +61,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         vec![
             Sessions::slot::<Session<Xiangqi>>(),
             Sessions::slot::<ReplaySession>(),
+            Sessions::slot::<editor::EditorSession>(),
         ]
     },
     ..session::entry::<Xiangqi>(connect)
@@ -101,6 +105,14 @@ impl GameScreen for Xiangqi {
                 .get_move_limit_on()
                 .then(|| a.get_move_limit().clamp(20, 400) as u32),
         }
+    }
+
+    /// A position set up in the editor, if New game holds one.
+    fn chosen_setup(ui: &AppWindow) -> Option<XiangqiSetup> {
+        let fen = ui.global::<XiangqiRules>().get_start_fen();
+        (!fen.is_empty()).then(|| XiangqiSetup {
+            fen: fen.to_string(),
+        })
     }
 
     /// Two people at the board, or one against the engine at the level chosen.
@@ -232,6 +244,7 @@ fn choose(ctx: &Rc<Ctx>, s: &mut Session<Xiangqi>, m: Move) -> Option<Move> {
 
 pub fn connect(ctx: &Rc<Ctx>) {
     replay::connect(ctx);
+    editor::connect(ctx);
     let ui = ctx.ui();
     ui.global::<qiguan_ui::XiangqiLines>()
         .set_grid(view::grid_path().into());

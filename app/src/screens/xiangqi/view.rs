@@ -59,9 +59,14 @@ pub fn piece_char(piece: Piece) -> &'static str {
 
 /// Returns the 90 cells for a position, index = rank * 9 + file.
 pub fn cells(pos: &Position, marks: &Marks) -> Vec<BoardCell> {
+    board_cells(|sq| pos.piece_at(sq), marks)
+}
+
+/// The board's cells for whatever stands on each point (a board being set up, too).
+pub fn board_cells(piece_at: impl Fn(Square) -> Option<Piece>, marks: &Marks) -> Vec<BoardCell> {
     Square::all()
         .map(|sq| {
-            let piece = pos.piece_at(sq);
+            let piece = piece_at(sq);
             BoardCell {
                 label: SharedString::from(sq.to_string()),
                 piece: piece.map(piece_char).unwrap_or("").into(),
