@@ -910,8 +910,11 @@ fn xiangqi_tour(app: &App, language: Language, visit: &mut impl FnMut(&App, &str
     visit(app, "editor");
     editor.invoke_tool_chosen("x".into());
     editor.invoke_cell_clicked(sq("b2"));
-    editor.invoke_tool_chosen("a".into());
-    editor.invoke_cell_clicked(sq("e9"));
+    editor.invoke_cell_clicked(sq("d4"));
+    for (tool, square) in [("P", "d6"), ("a", "e9")] {
+        editor.invoke_tool_chosen(tool.into());
+        editor.invoke_cell_clicked(sq(square));
+    }
     editor.invoke_use_position();
     visit(app, "new-game-position");
     rules.set_start_fen("".into());
