@@ -5,7 +5,7 @@
 //! `line`; 0 is the game), comments as `comment{ply}` or `comment{id}_{ply}` (`||` a new line).
 
 use super::fen::fen_of;
-use super::study::{Arena, IllegalLine, MAX_NODES, Study};
+use super::study::{Arena, IllegalLine, MAX_NODES, MAX_PLIES, Study, room_for};
 use super::{Color, Move, Piece, Position, Square};
 use std::collections::HashMap;
 use std::fmt;
@@ -49,7 +49,10 @@ impl fmt::Display for DhtmlXqError {
                 )
             }
             DhtmlXqError::TooManyMoves => {
-                write!(f, "the DhtmlXQ game holds more than {MAX_NODES} moves")
+                write!(
+                    f,
+                    "the DhtmlXQ game holds more than {MAX_NODES} moves, or {MAX_PLIES} in one line"
+                )
             }
         }
     }
@@ -116,7 +119,7 @@ pub fn read_dhtmlxq(text: &str) -> Result<Study, DhtmlXqError> {
         let (mut parent, mut pos) = at;
         for (i, &mv) in moves.iter().enumerate() {
             let ply = from_ply + i;
-            if arena.nodes.len() >= MAX_NODES {
+            if !room_for(arena.nodes.len(), ply) {
                 return Err(DhtmlXqError::TooManyMoves);
             }
             if pos.play(mv).is_err() {

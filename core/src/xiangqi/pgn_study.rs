@@ -5,7 +5,7 @@
 
 use super::notation::{NotationError, parse_any, parse_iccs, to_wxf};
 use super::pgn::{MoveFormat, PgnError, bare_fen, move_word, push_tag, read_tags};
-use super::study::{Arena, MAX_NODES, Node, Study};
+use super::study::{Arena, MAX_NODES, MAX_PLIES, Node, Study, room_for};
 use super::{Color, Position, START_FEN};
 
 /// A piece of movetext.
@@ -141,8 +141,10 @@ pub fn read_study_pgn(text: &str) -> Result<Study, PgnError> {
     for token in tokens(movetext)? {
         match token {
             Token::Move(word) => {
-                if arena.nodes.len() >= MAX_NODES {
-                    return Err(PgnError::Syntax(format!("more than {MAX_NODES} moves")));
+                if !room_for(arena.nodes.len(), frame.ply) {
+                    return Err(PgnError::Syntax(format!(
+                        "more than {MAX_NODES} moves, or {MAX_PLIES} in one line"
+                    )));
                 }
                 let parsed = if iccs {
                     parse_iccs(&word).and_then(|m| {

@@ -35,6 +35,16 @@ pub struct Node {
 /// bound on what a hostile file can make a reader build.
 pub const MAX_NODES: usize = 100_000;
 
+/// The most moves one line may run to: ten times the longest games played, and a bound on
+/// how deep the tree nests (a study is dropped, cloned and compared move by nested move: a
+/// line of 100,000 overflowed a thread's stack, one of 10,000 did not).
+pub const MAX_PLIES: usize = 6_000;
+
+/// Whether a reader that has built `nodes` moves may add a move at `ply` (1 is the first).
+pub(crate) fn room_for(nodes: usize, ply: usize) -> bool {
+    nodes < MAX_NODES && ply <= MAX_PLIES
+}
+
 /// Why a study could not be built: a move that cannot be played where it stands.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct IllegalLine {
@@ -67,6 +77,12 @@ impl Study {
             comment: None,
             moves: Vec::new(),
         };
+        if let Some(mv) = moves.get(MAX_PLIES) {
+            return Err(IllegalLine {
+                ply: MAX_PLIES + 1,
+                text: mv.to_string(),
+            });
+        }
         let mut pos = study.start.clone();
         let mut line = &mut study.moves;
         for (i, &mv) in moves.iter().enumerate() {
@@ -160,7 +176,7 @@ pub enum EditError {
     NoSuchMove,
     /// The move cannot be played where the path leads.
     Illegal,
-    /// The study already holds [`MAX_NODES`] moves.
+    /// The study already holds [`MAX_NODES`] moves, or the line [`MAX_PLIES`].
     Full,
 }
 
@@ -256,7 +272,7 @@ impl Study {
     /// after the ones there. Returns the path to the move.
     pub fn play(&mut self, path: &[usize], mv: Move) -> Result<Path, EditError> {
         let mut pos = self.position_at(path).ok_or(EditError::NoSuchMove)?;
-        let full = self.node_count() >= MAX_NODES;
+        let full = !room_for(self.node_count(), path.len() + 1);
         let list = self.children_mut(path).ok_or(EditError::NoSuchMove)?;
         let mut out = path.to_vec();
         if let Some(i) = list.iter().position(|n| n.mv == mv) {
@@ -558,6 +574,34 @@ mod tests {
         ours.merge(&theirs);
         assert_eq!(ours, once);
         assert_eq!(ours.check(), Ok(()));
+    }
+
+    /// A line of `plies` moves, legal where they stand (the rooks shuffle a1–a2, a10–a9).
+    fn shuffle(plies: usize) -> Vec<Move> {
+        let cycle = [mv("a1a2"), mv("a10a9"), mv("a2a1"), mv("a9a10")];
+        cycle.iter().copied().cycle().take(plies).collect()
+    }
+
+    #[test]
+    fn a_line_longer_than_max_plies_is_refused_everywhere() {
+        let longest = shuffle(MAX_PLIES);
+        let mut study = Study::from_line(Position::start(), &longest, Vec::new()).unwrap();
+        let end = vec![0; MAX_PLIES];
+        assert_eq!(study.play(&end, mv("a1a2")), Err(EditError::Full));
+        let err = Study::from_line(Position::start(), &shuffle(MAX_PLIES + 1), Vec::new());
+        assert_eq!(err.map(|_| ()).unwrap_err().ply, MAX_PLIES + 1);
+        // The reader: PGN of the longest line reads; one move more is refused, with why.
+        use crate::xiangqi::pgn::{MoveFormat, PgnError};
+        use crate::xiangqi::pgn_study::{read_study_pgn, write_study_pgn};
+        let pgn = write_study_pgn(&study, MoveFormat::Coordinates);
+        let read = read_study_pgn(&pgn).map(|s| s.main_line().len());
+        assert_eq!(read, Ok(MAX_PLIES));
+        let longer = format!("{} a1a2 *", pgn.trim_end().trim_end_matches('*'));
+        let refused = read_study_pgn(&longer);
+        assert!(
+            matches!(&refused, Err(PgnError::Syntax(why)) if why.contains("in one line")),
+            "{refused:?}"
+        );
     }
 
     #[test]

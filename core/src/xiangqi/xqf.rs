@@ -10,7 +10,7 @@
 //! byte `file * 10 + rank` from Red's lower left; a piece off the board is 0xFF.
 
 use super::fen::{FenError, fen_of};
-use super::study::{Arena, IllegalLine, MAX_NODES, Study};
+use super::study::{Arena, IllegalLine, MAX_NODES, MAX_PLIES, Study, room_for};
 use super::{Color, Kind, Move, Piece, Position, Square};
 use encoding_rs::GB18030;
 use std::fmt;
@@ -36,7 +36,7 @@ pub enum XqfError {
     },
     /// A move cannot be played where it stands.
     Illegal(IllegalLine),
-    /// More moves than any real file holds ([`MAX_NODES`]).
+    /// More moves than any real file holds ([`MAX_NODES`], or [`MAX_PLIES`] in one line).
     TooManyMoves,
 }
 
@@ -58,7 +58,10 @@ impl fmt::Display for XqfError {
                 "move {ply} of the XQF file names a point off the board or an empty point"
             ),
             XqfError::Illegal(line) => write!(f, "in the XQF file, {line}"),
-            XqfError::TooManyMoves => write!(f, "the XQF file holds more than {MAX_NODES} moves"),
+            XqfError::TooManyMoves => write!(
+                f,
+                "the XQF file holds more than {MAX_NODES} moves, or {MAX_PLIES} in one line"
+            ),
         }
     }
 }
@@ -216,7 +219,7 @@ pub fn read_xqf(bytes: &[u8]) -> Result<Study, XqfError> {
     let mut pending: Vec<(Option<usize>, Position, usize)> = Vec::new();
     let mut current = root.has_next.then(|| (None, start.clone(), 1));
     while let Some((parent, pos, ply)) = current {
-        if arena.nodes.len() >= MAX_NODES {
+        if !room_for(arena.nodes.len(), ply) {
             return Err(XqfError::TooManyMoves);
         }
         let record = reader.next(ply)?;
