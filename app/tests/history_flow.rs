@@ -261,13 +261,9 @@ fn a_variation_is_commented_promoted_exported_and_imported_whole() {
     );
     click(&app, "a6");
     assert_eq!((replay.get_ply(), replay.get_total()), (10, 10));
-    let rows = rows(&replay);
-    assert!(
-        rows[4].second_study && !rows[4].first_study,
-        "{:?}",
-        rows[4]
-    );
-    assert!(rows[4].second_more, "other moves were tried at move 10");
+    let fifth = rows(&replay)[4].clone();
+    assert!(fifth.second_study && !fifth.first_study, "{fifth:?}");
+    assert!(fifth.second_more, "other moves were tried at move 10");
     assert!(replay.get_in_variation() && replay.get_can_delete());
     // Back one: both moves tried from there, the variation's shown.
     replay.invoke_go_to(9);
@@ -299,6 +295,18 @@ fn a_variation_is_commented_promoted_exported_and_imported_whole() {
     replay.invoke_go_to_game(10);
     assert_eq!(replay.get_total(), 12, "the game's own line");
     assert!(replay.get_in_variation() && !replay.get_can_delete());
+
+    // Moves after the game's last are the player's too: kept, and deleted again.
+    replay.invoke_go_to_game(12);
+    click(&app, "a1");
+    click(&app, "a2");
+    assert_eq!((replay.get_ply(), replay.get_total()), (13, 13));
+    assert!(replay.get_can_delete());
+    assert!(rows(&replay)[6].first_study);
+    press(&app, "Study: comment, main line, delete");
+    press(&app, "Delete these moves");
+    assert_eq!((replay.get_ply(), replay.get_total()), (12, 12));
+    assert!(!replay.get_can_delete());
 
     // Exported with its variation and comment, imported again: the same tree.
     press(&app, "Export");

@@ -227,7 +227,7 @@ fn import(text: &str) -> Result<super::registry::Imported, ImportProblem> {
     Ok(super::registry::Imported {
         record,
         players: game.players().to_vec(),
-        study: replay::study_text(&study),
+        study: replay::study_text(&study, &study.main_line()),
     })
 }
 

@@ -119,11 +119,24 @@ impl ReplaySession {
         let last = path.iter().rposition(|&i| i != 0)?;
         Some(&path[..=last])
     }
+
+    /// What "Delete" takes away at the position shown: the player's variation it is in, or
+    /// else the player's moves from where they left the game's (after its last move, say);
+    /// none on the game's own moves.
+    fn deletable(&self) -> Option<Path> {
+        if let Some(v) = self.variation().filter(|v| !self.played(v)) {
+            return Some(v.to_vec());
+        }
+        let path = self.path();
+        let game = self.game_path();
+        let k = (1..=path.len()).find(|&k| !game.starts_with(&path[..k]))?;
+        Some(path[..k].to_vec())
+    }
 }
 
-/// What the store keeps of a study: nothing when it is the game's one line with no comment;
-/// else PGN in coordinates, without tags (the game has its own).
-pub(crate) fn study_text(study: &Study) -> Option<String> {
+/// What the store keeps of a study of a game that played `game`: nothing when it is that one
+/// line with no comment; else PGN in coordinates, without tags (the game has its own).
+pub(crate) fn study_text(study: &Study, game: &[Move]) -> Option<String> {
     let commented = study.comment.is_some() || {
         let mut stack: Vec<_> = study.moves.iter().collect();
         let mut any = false;
@@ -133,7 +146,7 @@ pub(crate) fn study_text(study: &Study) -> Option<String> {
         }
         any
     };
-    if !commented && study.node_count() == study.main_line().len() {
+    if !commented && study.node_count() == game.len() && study.main_line() == game {
         return None;
     }
     let bare = Study {
@@ -211,12 +224,9 @@ pub fn connect(ctx: &Rc<Ctx>) {
         });
     }));
     a.on_delete_variation(handler0(ctx, |ctx| {
-        edit(ctx, |s| match s.variation() {
-            Some(v) if !s.played(v) => {
-                let v = v.to_vec();
-                s.study.delete(&v)
-            }
-            _ => Err(EditError::NoSuchMove),
+        edit(ctx, |s| match s.deletable() {
+            Some(v) => s.study.delete(&v),
+            None => Err(EditError::NoSuchMove),
         });
     }));
     a.on_analyse(handler(ctx, |ctx, on: bool| {
@@ -298,7 +308,7 @@ fn edit(ctx: &Rc<Ctx>, change: impl FnOnce(&mut ReplaySession) -> Result<Path, E
         match change(s) {
             Err(_) => None,
             Ok(at) => {
-                let text = study_text(&s.study);
+                let text = study_text(&s.study, &s.game_moves);
                 match ctx.with_store(|store| store.set_study(s.id, text.as_deref())) {
                     Ok(()) => {
                         s.go_into(&at);
@@ -514,7 +524,7 @@ fn show_study(
         Vec::new()
     })));
     a.set_in_variation(s.variation().is_some());
-    a.set_can_delete(s.variation().is_some_and(|v| !s.played(v)));
+    a.set_can_delete(s.deletable().is_some());
     a.set_study_move(
         path.is_empty()
             .then(String::new)
