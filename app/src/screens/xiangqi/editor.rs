@@ -20,22 +20,12 @@ pub struct EditorSession {
     picked: Option<Square>,
 }
 
-/// The kinds in the palette's order: general first, soldiers last.
-const KINDS: [Kind; 7] = [
-    Kind::King,
-    Kind::Advisor,
-    Kind::Elephant,
-    Kind::Horse,
-    Kind::Rook,
-    Kind::Cannon,
-    Kind::Pawn,
-];
-
 pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<EditorAdapter>();
     let palette = |color: Color| {
-        let pieces: Vec<PalettePiece> = KINDS
+        // The palette in the kinds' own order: general first, soldiers last.
+        let pieces: Vec<PalettePiece> = Kind::ALL
             .iter()
             .map(|&kind| {
                 let piece = Piece::new(color, kind);
