@@ -113,6 +113,18 @@ impl Study {
         moves
     }
 
+    /// Whether a comment stands anywhere: on the start or on any move of any line.
+    pub fn has_comments(&self) -> bool {
+        let mut stack: Vec<&Node> = self.moves.iter().collect();
+        while let Some(node) = stack.pop() {
+            if node.comment.is_some() {
+                return true;
+            }
+            stack.extend(node.next.iter());
+        }
+        self.comment.is_some()
+    }
+
     /// How many moves the tree holds, every line counted.
     pub fn node_count(&self) -> usize {
         let mut count = 0;
@@ -426,9 +438,9 @@ impl Arena {
 }
 
 /// A study with two levels of variations, comments in Chinese (one of two lines) and a start
-/// of its own: what the readers' and writers' tests round-trip.
-#[cfg(test)]
-pub(crate) fn sample() -> Study {
+/// of its own: what the readers' and writers' tests round-trip, and the fuzzers' seeds.
+#[doc(hidden)]
+pub fn sample() -> Study {
     let start = Position::from_fen("3akab2/9/4b4/p3p3p/2p6/6P2/P3P4/2N1B4/4A4/2BAK3R w - - 0 1")
         .unwrap_or_else(|e| panic!("{e}"));
     let node = |m: &str, comment: Option<&str>, next: Vec<Node>| Node {
@@ -497,6 +509,7 @@ mod tests {
             moves: tree,
         };
         assert_eq!(study.node_count(), 5);
+        assert!(study.has_comments(), "a comment on a reply");
         assert_eq!(study.main_line(), [mv("h3e3"), mv("h10g8"), mv("h1g3")]);
         assert_eq!(study.check(), Ok(()));
     }
@@ -549,6 +562,7 @@ mod tests {
     fn a_merge_keeps_every_line_and_comment_of_both() {
         let line = [mv("h3e3"), mv("h10g8")];
         let base = Study::from_line(Position::start(), &line, Vec::new()).unwrap();
+        assert!(!base.has_comments());
         let mut ours = base.clone();
         let b = ours.play(&[0], mv("b10c8")).unwrap();
         ours.set_comment(&b, "ours").unwrap();

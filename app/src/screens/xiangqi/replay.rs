@@ -137,16 +137,7 @@ impl ReplaySession {
 /// What the store keeps of a study of a game that played `game`: nothing when it is that one
 /// line with no comment; else PGN in coordinates, without tags (the game has its own).
 pub(crate) fn study_text(study: &Study, game: &[Move]) -> Option<String> {
-    let commented = study.comment.is_some() || {
-        let mut stack: Vec<_> = study.moves.iter().collect();
-        let mut any = false;
-        while let Some(n) = stack.pop() {
-            any |= n.comment.is_some();
-            stack.extend(n.next.iter());
-        }
-        any
-    };
-    if !commented && study.node_count() == game.len() && study.main_line() == game {
+    if !study.has_comments() && study.node_count() == game.len() && study.main_line() == game {
         return None;
     }
     let bare = Study {
