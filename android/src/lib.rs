@@ -23,6 +23,7 @@ fn android_main(app: slint::android::AndroidApp) {
         sound_device: true,
         // Android's notifications need a Java-side channel: not yet (docs/android.md).
         notifications: false,
+        open: Vec::new(),
     };
     let code = qiguan_app::run_with(options);
     if code != 0 {

@@ -24,6 +24,9 @@ pub struct AppOptions {
     /// Tell the desktop when a correspondence move arrives in the background (the app); tests
     /// only note what would be told.
     pub notifications: bool,
+    /// Game files to import and open on start ("Open with Qiguan"): each is filed in the
+    /// history as an imported game and the last opens in replay.
+    pub open: Vec<PathBuf>,
 }
 
 impl AppOptions {
@@ -33,6 +36,7 @@ impl AppOptions {
         args: impl IntoIterator<Item = String>,
     ) -> Result<AppOptions, Result<String, String>> {
         let mut data_dir = std::env::var_os("QIGUAN_DATA_DIR").map(PathBuf::from);
+        let mut open = Vec::new();
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
             match arg.as_str() {
@@ -44,9 +48,12 @@ impl AppOptions {
                 "-V" | "--version" => {
                     return Err(Ok(format!("qiguan {}", env!("CARGO_PKG_VERSION"))));
                 }
+                "--" => open.extend(args.by_ref().map(PathBuf::from)),
                 other => {
                     if let Some(dir) = other.strip_prefix("--data-dir=") {
                         data_dir = Some(dir.into());
+                    } else if !other.starts_with('-') {
+                        open.push(other.into());
                     } else {
                         return Err(Err(format!("unknown argument {other:?}\n\n{USAGE}")));
                     }
@@ -64,12 +71,14 @@ impl AppOptions {
             resume: false,
             sound_device: true,
             notifications: true,
+            open,
         })
     }
 }
 
-const USAGE: &str = "usage: qiguan [--data-dir DIR]
+const USAGE: &str = "usage: qiguan [--data-dir DIR] [FILE...]
 
+  FILE             a Xiangqi game file to import and open (XQF, PGN, DhtmlXQ or FEN)
   --data-dir DIR   keep the game history in DIR (also: QIGUAN_DATA_DIR)
   --version        print the version";
 
@@ -160,7 +169,7 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
         first.map(String::from_iter).unwrap_or_default().into()
     });
     screens::online::start(&ctx);
-    screens::settings::apply_language(&settings);
+    screens::settings::apply_language(&window, &settings);
     screens::settings::show_preferences(&window, &settings);
     screens::connect(&ctx);
     let weak = Rc::downgrade(&ctx);
@@ -177,6 +186,9 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
             ctx.reset_to(Screen::Home);
             if let Some(id) = resume {
                 screens::registry::open(&ctx, id);
+            }
+            if !options.open.is_empty() {
+                screens::history::open_given(&ctx, &options.open);
             }
         }
     }

@@ -230,6 +230,7 @@ impl GameStorage for MemoryStorage {
             reason: None,
             computers: computers.to_vec(),
             remote_seat: None,
+            opening: None,
         };
         self.games.push(GameRecord {
             stored: StoredGame {

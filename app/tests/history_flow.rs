@@ -7,7 +7,7 @@ use common::{all, click, one, point, press, result_code, start, targets};
 use qiguan_app::App;
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{HistoryAdapter, Nav, ReplayAdapter, Screen};
-use slint::ComponentHandle;
+use slint::{ComponentHandle, Model};
 
 const CHINESE_PGN: &str = "[Red \"胡荣华\"]\n[Black \"杨官璘\"]\n[Result \"0-1\"]\n\
     1. 炮二平五 马８进７ 2. 马二进三 车９平８ 0-1";
@@ -337,6 +337,148 @@ fn a_variation_is_commented_promoted_exported_and_imported_whole() {
         (&again.start, &again.comment, &again.moves),
         (&before.start, &before.comment, &before.moves)
     );
+}
+
+/// Game files (issue 41): Import → Open a file lists a folder's folders and game files; an
+/// XQF file (encrypted, as XQStudio writes them) imports and opens in replay, its opening
+/// named there and in the history, which filters and searches by opening; a damaged file says
+/// why, under its name; a file given on the command line ("Open with Qiguan") opens the same way.
+#[test]
+fn game_files_open_from_the_file_list_and_the_command_line() {
+    use qiguan_core::xiangqi::pgn_study::read_study_pgn;
+    use qiguan_core::xiangqi::xqf::{XqfKeys, write_xqf};
+    let dir = tempfile::tempdir().unwrap();
+    let files = dir.path().join("files");
+    std::fs::create_dir_all(files.join("Endgames")).unwrap();
+    let study = read_study_pgn(
+        "[Red \"许银川\"]\n[Black \"吕钦\"]\n\n1. 炮二平五 马8进7 2. 马二进三 车9平8 \
+         3. 车一平二 马2进3 4. 兵七进一 卒7进1 5. 马八进七 象3进5 6. 马七进六 *",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let keys = XqfKeys {
+        mask: 0xFF,
+        or: [0x11, 0x22, 0x33, 0x44],
+        sum: 0x5A,
+        xy: 0x7B,
+        from: 0x9C,
+        to: 0xBD,
+    };
+    let xqf = write_xqf(&study, keys);
+    std::fs::write(files.join("许银川-吕钦.XQF"), &xqf).unwrap();
+    std::fs::write(files.join("cut.xqf"), &xqf[..1030]).unwrap();
+    std::fs::write(files.join("notes.md"), "not a game file").unwrap();
+    std::fs::write(files.join(".hidden.pgn"), "1. h2e2").unwrap();
+
+    let data = dir.path().join("data");
+    let app = start(&data, Language::English, (360, 780));
+    press(&app, "History");
+    let h = app.window().global::<HistoryAdapter>();
+    h.set_show_import(true);
+    // The list opens on the folder it showed last.
+    h.set_files_folder(files.display().to_string().into());
+    press(&app, "Open a file…");
+    assert!(h.get_show_files());
+    let listed: Vec<(String, bool)> = model(&h.get_files())
+        .into_iter()
+        .map(|e| (e.name.to_string(), e.folder))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("Endgames".to_owned(), true),
+            ("cut.xqf".to_owned(), false),
+            ("许银川-吕钦.XQF".to_owned(), false),
+        ],
+        "folders first, then game files; no hidden files, no other files"
+    );
+    press(&app, "Folder Endgames");
+    assert!(h.get_files_folder().ends_with("Endgames"));
+    assert!(
+        one(
+            &app,
+            "No folders or game files here (XQF, PGN, TXT, UBB, FEN)."
+        )
+        .is_valid()
+    );
+    press(&app, "The folder above");
+    assert_eq!(h.get_files_folder().as_str(), files.display().to_string());
+
+    press(&app, "cut.xqf");
+    assert_eq!(h.get_files_problem().code, "xqf-short");
+    assert!(
+        one(
+            &app,
+            "cut.xqf: This XQF file is cut short: it ends before its game does."
+        )
+        .is_valid()
+    );
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::History);
+
+    press(&app, "许银川-吕钦.XQF");
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Replay);
+    assert!(!h.get_show_files() && !h.get_show_import());
+    let replay = app.window().global::<ReplayAdapter>();
+    assert_eq!(replay.get_total(), 11);
+    assert_eq!(replay.get_names().row_data(0).unwrap_or_default(), "许银川");
+    // The opening follows the move shown.
+    assert_eq!(replay.get_opening().code, "");
+    for _ in 0..6 {
+        press(&app, "Next move");
+    }
+    assert_eq!(replay.get_opening().zh, "中炮直车对屏风马");
+    press(&app, "End");
+    let opening = replay.get_opening();
+    assert_eq!(
+        (opening.code.as_str(), opening.zh.as_str()),
+        ("C02", "中炮七路马对屏风马 红左马盘河")
+    );
+    assert!(
+        one(
+            &app,
+            "C02 Central Cannon, Seventh-File Horse vs Screen Horses: Red Left Horse to the River"
+        )
+        .is_valid()
+    );
+
+    // The history names it, and finds it by class, name or code.
+    press(&app, "Back");
+    let rows = model(&h.get_rows());
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].opening.code, "C02");
+    let count = |search: &str, class: i32| {
+        h.set_search(search.into());
+        h.set_opening_filter(class);
+        h.invoke_filters_changed();
+        h.get_total()
+    };
+    assert_eq!(count("", 3), 1, "class C");
+    assert_eq!(count("", 1), 0, "class A");
+    assert_eq!(count("Seventh-File Horse", 0), 1);
+    assert_eq!(count("七路马", 0), 1);
+    assert_eq!(count("c02", 0), 1);
+    assert_eq!(count("仙人指路", 0), 0);
+    assert_eq!(count("", 0), 1);
+    drop(app);
+
+    // Opened with Qiguan: the file is filed and opens in replay; a damaged one given with it
+    // shows in the file list of its folder, with its reason.
+    let app = common::start_opening(
+        &data,
+        (360, 780),
+        vec![files.join("许银川-吕钦.XQF"), files.join("cut.xqf")],
+    );
+    let h = app.window().global::<HistoryAdapter>();
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::History);
+    assert!(h.get_show_files());
+    assert_eq!(h.get_files_problem_file().as_str(), "cut.xqf");
+    assert_eq!(h.get_files_problem().code, "xqf-short");
+    h.set_show_files(false);
+    h.set_show_import(false);
+    press(&app, "Back");
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Replay);
+    assert_eq!(app.window().global::<ReplayAdapter>().get_total(), 11);
+    let (store, _) = common::latest_game(&data);
+    assert_eq!(store.history_ids(&Default::default()).unwrap().len(), 2);
 }
 
 fn model<T: Clone + 'static>(m: &slint::ModelRc<T>) -> Vec<T> {

@@ -142,6 +142,13 @@ fn latin_words(text: &str) -> Option<String> {
         "FEN",
         "WXF",
         "ICCS",
+        // Game files by their extensions, and a file's size.
+        "XQF",
+        "TXT",
+        "UBB",
+        "MB",
+        "xqf",
+        "pgn",
         // Slint's own attribution (AboutSlint, which its licence asks for) is in English.
         "MadeWithSlint",
         "Version",
@@ -158,9 +165,18 @@ fn latin_words(text: &str) -> Option<String> {
     let bad: Vec<&str> = text
         .split(|c: char| !(c.is_ascii_alphanumeric() || "+-=.".contains(c)))
         .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
-        .filter(|w| !ALLOWED.contains(w) && !is_notation(w))
+        .filter(|w| !ALLOWED.contains(w) && !is_notation(w) && !is_opening_code(w))
         .collect();
     (!bad.is_empty()).then(|| bad.join(" "))
+}
+
+/// An opening's ECCO-style code (`C02`) or class letter (`C`), Latin in either language as
+/// ECCO writes them.
+fn is_opening_code(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next().is_some_and(|c| ('A'..='E').contains(&c))
+        && matches!(word.len(), 1 | 3)
+        && chars.all(|c| c.is_ascii_digit())
 }
 
 /// The Chinese characters of a text shown in the English interface on this screen, other

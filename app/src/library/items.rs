@@ -485,7 +485,7 @@ fn insert_actions(
     for (ply, (actor, action)) in actions.iter().enumerate() {
         insert.execute(params![id, ply as i64, actor, action])?;
     }
-    Ok(())
+    crate::store::note_opening(tx, crate::store::GameId(id))
 }
 
 fn replace_game(tx: &Transaction<'_>, id: i64, g: &GameSnapshot) -> Result<(), StoreError> {

@@ -4,8 +4,9 @@ use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::store::{ComputerFilter, GameId, HistoryFilter, Mode, NewGame, ResultFilter, Standing};
 use qiguan_core::AnyMatch;
-use qiguan_ui::{HistoryAdapter, ImportProblem, Texts};
-use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
+use qiguan_ui::{FileEntry, HistoryAdapter, ImportProblem, Screen, Texts};
+use slint::{ComponentHandle, Model, ModelRc, SharedString, VecModel};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
@@ -23,6 +24,13 @@ pub fn connect(ctx: &Rc<Ctx>) {
         refresh(ctx);
     }));
     a.on_import(handler0(ctx, import));
+    a.on_open_files(handler0(ctx, open_files));
+    a.on_file_chosen(handler(ctx, |ctx, row: i32| {
+        if let Ok(row) = usize::try_from(row) {
+            file_chosen(ctx, row);
+        }
+    }));
+    a.on_folder_up(handler0(ctx, folder_up));
 }
 
 /// Returns the filter the screen's controls describe, `now` being the current time.
@@ -60,6 +68,14 @@ pub fn filter_of(a: &HistoryAdapter<'_>, now: i64) -> HistoryFilter {
             _ => None,
         },
         search: a.get_search().to_string(),
+        // 0: any opening; then the classes A to E. Only where Xiangqi games are listed (all
+        // games, or Xiangqi: the first in the registry), as the screen offers it.
+        opening_class: (0..=1)
+            .contains(&a.get_game_filter())
+            .then(|| a.get_opening_filter())
+            .and_then(|n| u8::try_from(n - 1).ok())
+            .filter(|&n| n < 5)
+            .map(|n| char::from(b'A' + n)),
     }
 }
 
@@ -131,36 +147,12 @@ fn open(ctx: &Rc<Ctx>, id: GameId) {
     }
 }
 
-/// Reads the pasted PGN or FEN, stores it as an imported game and opens it in replay.
+/// Reads the pasted text, stores it as an imported game and opens it in replay.
 fn import(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<HistoryAdapter>();
     let text = a.get_import_text();
-    // Each game that has a notation tries the text; the first that reads it wins.
-    let mut parsed = Err(problem("empty"));
-    for read in super::registry::GAMES.iter().filter_map(|e| e.import) {
-        parsed = read(&text);
-        if parsed.is_ok() {
-            break;
-        }
-    }
-    let imported = match parsed {
-        Ok(ok) => ok,
-        Err(e) => {
-            a.set_import_error(e);
-            return;
-        }
-    };
-    let Ok(replayed) = AnyMatch::from_record(&imported.record) else {
-        a.set_import_error(problem("unplayable"));
-        return;
-    };
-    let mut new = NewGame::from_match(&replayed, Mode::Imported, imported.players);
-    new.study = imported.study;
-    let record = imported.record;
-    let standing = Standing::of(&replayed);
-    let now = ctx.now();
-    match ctx.with_store(|store| store.create_game_with(&new, &record.actions, &standing, now)) {
+    match import_bytes(ctx, text.as_bytes()) {
         Ok(id) => {
             a.set_import_error(ImportProblem::default());
             a.set_import_text("".into());
@@ -168,7 +160,208 @@ fn import(ctx: &Rc<Ctx>) {
             refresh(ctx);
             super::registry::review(ctx, id, false);
         }
-        Err(_) => a.set_import_error(problem("storage")),
+        Err(e) => a.set_import_error(e),
+    }
+}
+
+/// Reads a game (pasted text or a file's bytes) with each game's importer in turn, stores it
+/// as an imported game and returns its id; nothing is stored when it cannot be read.
+pub(crate) fn import_bytes(ctx: &Rc<Ctx>, bytes: &[u8]) -> Result<GameId, ImportProblem> {
+    // Each game that has a notation tries the input; the first that reads it wins.
+    let mut parsed = Err(problem("empty"));
+    for read in super::registry::GAMES.iter().filter_map(|e| e.import) {
+        parsed = read(bytes);
+        if parsed.is_ok() {
+            break;
+        }
+    }
+    let imported = parsed?;
+    let replayed = AnyMatch::from_record(&imported.record).map_err(|_| problem("unplayable"))?;
+    let mut new = NewGame::from_match(&replayed, Mode::Imported, imported.players);
+    new.study = imported.study;
+    let record = imported.record;
+    let standing = Standing::of(&replayed);
+    let now = ctx.now();
+    ctx.with_store(|store| store.create_game_with(&new, &record.actions, &standing, now))
+        .map_err(|_| problem("storage"))
+}
+
+/// The largest file the import reads: far above any game file (an XQF game of a thousand
+/// moves is under 10 kB), well below what would stall a phone.
+const MAX_FILE: u64 = 4 << 20;
+
+/// The file names the import lists: the game files Xiangqi programs write, and text.
+const GAME_FILES: [&str; 6] = ["xqf", "pgn", "txt", "ubb", "fen", "dhtmlxq"];
+
+/// Where the file list starts: the folder it showed last, else the download folder (where the
+/// replay's exports go), else the home folder, else the data folder.
+fn first_folder(ctx: &Ctx) -> PathBuf {
+    let ui = ctx.ui();
+    let last = PathBuf::from(ui.global::<HistoryAdapter>().get_files_folder().as_str());
+    if last.is_dir() {
+        return last;
+    }
+    let dirs = directories::UserDirs::new();
+    dirs.as_ref()
+        .and_then(|d| d.download_dir())
+        .filter(|p| p.is_dir())
+        .or_else(|| dirs.as_ref().map(|d| d.home_dir()).filter(|p| p.is_dir()))
+        .map_or_else(|| ctx.data_dir.clone(), |p| p.to_owned())
+}
+
+/// Opens the file list on its first folder.
+fn open_files(ctx: &Rc<Ctx>) {
+    let folder = first_folder(ctx);
+    show_folder(ctx, &folder);
+    ctx.ui().global::<HistoryAdapter>().set_show_files(true);
+}
+
+/// Lists a folder: its folders, then the game files in it, each by name (hidden ones left out).
+fn show_folder(ctx: &Ctx, folder: &Path) {
+    let ui = ctx.ui();
+    let a = ui.global::<HistoryAdapter>();
+    a.set_files_folder(folder.display().to_string().into());
+    a.set_files_problem(ImportProblem::default());
+    a.set_files_up(folder.parent().is_some());
+    match list_folder(folder) {
+        Ok(entries) => {
+            a.set_files_unreadable(false);
+            a.set_files(ModelRc::new(VecModel::from(entries)));
+        }
+        Err(_) => {
+            a.set_files_unreadable(true);
+            a.set_files(ModelRc::default());
+        }
+    }
+}
+
+/// A folder's sub-folders and game files, each sorted by name.
+pub(crate) fn list_folder(folder: &Path) -> std::io::Result<Vec<FileEntry>> {
+    let mut folders = Vec::new();
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(folder)? {
+        let Ok(entry) = entry else { continue };
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        let Ok(meta) = std::fs::metadata(entry.path()) else {
+            continue;
+        };
+        if meta.is_dir() {
+            folders.push(name);
+        } else if is_game_file(&name) {
+            files.push(name);
+        }
+    }
+    let by_name = |a: &String, b: &String| a.to_lowercase().cmp(&b.to_lowercase()).then(a.cmp(b));
+    folders.sort_by(by_name);
+    files.sort_by(by_name);
+    let entry = |folder: bool| {
+        move |name: String| FileEntry {
+            name: name.into(),
+            folder,
+        }
+    };
+    Ok(folders
+        .into_iter()
+        .map(entry(true))
+        .chain(files.into_iter().map(entry(false)))
+        .collect())
+}
+
+fn is_game_file(name: &str) -> bool {
+    Path::new(name)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| GAME_FILES.iter().any(|g| e.eq_ignore_ascii_case(g)))
+}
+
+/// A row of the file list tapped: a folder opens, a file is imported and opened in replay.
+fn file_chosen(ctx: &Rc<Ctx>, row: usize) {
+    let ui = ctx.ui();
+    let a = ui.global::<HistoryAdapter>();
+    let Some(entry) = a.get_files().row_data(row) else {
+        return;
+    };
+    let folder = PathBuf::from(a.get_files_folder().as_str());
+    let path = folder.join(entry.name.as_str());
+    if entry.folder {
+        show_folder(ctx, &path);
+        return;
+    }
+    match import_file(ctx, &path) {
+        Ok(id) => {
+            a.set_show_files(false);
+            a.set_show_import(false);
+            a.set_import_error(ImportProblem::default());
+            refresh(ctx);
+            super::registry::review(ctx, id, false);
+        }
+        Err(problem) => {
+            // The list stays on screen, the file's name over the reason.
+            a.set_files_problem_file(entry.name);
+            a.set_files_problem(problem);
+        }
+    }
+}
+
+/// Imports the game in a file: read whole (up to [`MAX_FILE`]), its format told from its bytes.
+pub(crate) fn import_file(ctx: &Rc<Ctx>, path: &Path) -> Result<GameId, ImportProblem> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(MAX_FILE + 1).read_to_end(&mut bytes));
+    if read.is_err() {
+        return Err(problem("unreadable"));
+    }
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(problem("too-big"));
+    }
+    import_bytes(ctx, &bytes).map_err(|p| match p.code.as_str() {
+        // Text that is no game at all: in a file, say which files the import reads.
+        "syntax" | "empty" => problem("not-a-game"),
+        _ => p,
+    })
+}
+
+/// Imports the game files given on the command line ("Open with Qiguan"): the last one read
+/// opens in replay; one that cannot be read shows in the import's file list of its folder,
+/// with its reason.
+pub(crate) fn open_given(ctx: &Rc<Ctx>, paths: &[PathBuf]) {
+    let mut opened = None;
+    let mut failed = None;
+    for path in paths {
+        match import_file(ctx, path) {
+            Ok(id) => opened = Some(id),
+            Err(problem) => failed = Some((path, problem)),
+        }
+    }
+    if let Some(id) = opened {
+        super::registry::review(ctx, id, false);
+    }
+    if let Some((path, problem)) = failed {
+        ctx.go(Screen::History);
+        let folder = path.parent().filter(|p| p.is_dir()).map(Path::to_path_buf);
+        show_folder(ctx, &folder.unwrap_or_else(|| first_folder(ctx)));
+        let ui = ctx.ui();
+        let a = ui.global::<HistoryAdapter>();
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        a.set_files_problem_file(name.into());
+        a.set_files_problem(problem);
+        a.set_show_import(true);
+        a.set_show_files(true);
+    }
+}
+
+/// The folder above the one shown.
+fn folder_up(ctx: &Rc<Ctx>) {
+    let ui = ctx.ui();
+    let folder = PathBuf::from(ui.global::<HistoryAdapter>().get_files_folder().as_str());
+    if let Some(parent) = folder.parent() {
+        show_folder(ctx, parent);
     }
 }
 

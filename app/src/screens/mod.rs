@@ -5,7 +5,7 @@ pub mod aeroplane;
 pub mod devices;
 pub mod failure;
 pub mod hidden;
-mod history;
+pub(crate) mod history;
 pub mod home;
 pub mod junqi;
 pub mod nav;

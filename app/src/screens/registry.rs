@@ -39,8 +39,9 @@ pub(crate) struct GameEntry {
     /// What the New game screen chose, for a correspondence game this device creates in the
     /// seat `side` chose on the correspondence screen.
     pub online: fn(&AppWindow, u8) -> OnlineChoice,
-    /// Reads a game pasted in the game's own notation (PGN, FEN) into a record and its
-    /// players' names, for the history's import; `None` for a game with no notation to import.
+    /// Reads a game pasted or opened in the game's own notation or files (PGN, FEN, XQF) into
+    /// a record and its players' names, for the history's import; `None` for a game with no
+    /// notation to import.
     pub import: Option<Importer>,
     /// How a list row names the winner and the seat to move, where the game names seats
     /// otherwise than by their number (by colour).
@@ -54,10 +55,10 @@ pub(crate) struct GameEntry {
     pub session_call: fn(&Rc<Ctx>, Call),
 }
 
-/// Reads pasted text into a game's record and its players' names.
-pub(crate) type Importer = fn(&str) -> Result<Imported, ImportProblem>;
+/// Reads pasted text or a file's bytes into a game's record and its players' names.
+pub(crate) type Importer = fn(&[u8]) -> Result<Imported, ImportProblem>;
 
-/// A game read from pasted text.
+/// A game read from pasted text or a file.
 pub(crate) struct Imported {
     pub record: Record,
     pub players: Vec<String>,

@@ -3,7 +3,7 @@
 
 use crate::store::{GameSummary, Mode, Store, replay};
 use qiguan_core::{Strength, ToAct};
-use qiguan_ui::{GameOutcome, GameRow, ResultKind};
+use qiguan_ui::{GameOutcome, GameRow, OpeningName, ResultKind};
 use slint::{ModelRc, SharedString, VecModel};
 
 /// Converts a stored summary to a list row; `to_move` is -1 when not known.
@@ -72,6 +72,27 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
         to_move,
         to_move_colour: -1,
         minutes_left: -1,
+        opening: s.opening.as_deref().map(opening_name).unwrap_or_default(),
+    }
+}
+
+/// A stored opening's name for the screens: its code and its name in both languages (a key
+/// the table no longer holds keeps its stored code and Chinese name).
+pub(crate) fn opening_name(key: &str) -> OpeningName {
+    match qiguan_core::xiangqi::opening::by_key(key) {
+        Some(o) => OpeningName {
+            code: o.code.into(),
+            zh: o.zh.into(),
+            en: o.en.into(),
+        },
+        None => {
+            let (code, zh) = key.split_once(' ').unwrap_or(("", key));
+            OpeningName {
+                code: code.into(),
+                zh: zh.into(),
+                en: zh.into(),
+            }
+        }
     }
 }
 
@@ -185,6 +206,7 @@ mod tests {
                 moves: 0,
                 computers,
                 remote_seat: None,
+                opening: None,
             };
         // The computer's seat from the mode (games stored before computers per seat).
         let s = summary(Mode::Computer(1), &["Ann", ""], Vec::new());
@@ -228,6 +250,7 @@ mod tests {
             moves: 0,
             computers: Vec::new(),
             remote_seat,
+            opening: None,
         };
         let names = |row: &GameRow| row.names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
         let row = super::game_row(&summary(Mode::Correspondence, Some(1)), 0);

@@ -139,7 +139,7 @@ fn changed(ctx: &Rc<Ctx>) {
     }
     let old = ctx.settings.replace(s);
     if old.language != s.language {
-        apply_language(&s);
+        apply_language(&ctx.ui(), &s);
     }
     if s.tips && !old.tips {
         super::tips::show_again(ctx);
@@ -148,7 +148,10 @@ fn changed(ctx: &Rc<Ctx>) {
     let _ = ctx.with_store(|store| s.save(store));
 }
 
-/// Switches the bundled translation.
-pub fn apply_language(settings: &Settings) {
+/// Switches the bundled translation, and tells the screens which language is on screen (for
+/// the names the Rust side gives in both).
+pub fn apply_language(ui: &qiguan_ui::AppWindow, settings: &Settings) {
     let _ = slint::select_bundled_translation(settings.language_code());
+    ui.global::<qiguan_ui::Texts>()
+        .set_language(settings.language_code().into());
 }

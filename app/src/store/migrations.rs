@@ -6,7 +6,7 @@ use qiguan_core::{AnyMatch, Record, RecordEntry};
 use rusqlite::{Connection, params};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 11;
+pub const SCHEMA_VERSION: i64 = 12;
 
 /// Version 1: games, their actions, settings.
 const V1: &str = "
@@ -217,6 +217,19 @@ const V11: &str = "
 ALTER TABLE games ADD COLUMN study TEXT;
 ";
 
+/// Version 12: each Xiangqi game's opening (issue 41), as core's table names it (its key:
+/// code and Chinese name), for the history's rows and its filter by opening. It is derived
+/// from the game's moves, so it lives in a table of its own, out of the library's triggers
+/// (filling it in sends nothing to the player's other devices); games stored before are
+/// named here.
+const V12: &str = "
+CREATE TABLE game_openings (
+    game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    opening TEXT NOT NULL
+);
+CREATE INDEX game_openings_by_opening ON game_openings (opening);
+";
+
 /// Brings the schema from `from` up to [`SCHEMA_VERSION`].
 pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError> {
     for version in from + 1..=SCHEMA_VERSION {
@@ -236,6 +249,16 @@ pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError
             9 => tx.execute_batch(V9)?,
             10 => tx.execute_batch(V10)?,
             11 => tx.execute_batch(V11)?,
+            12 => {
+                tx.execute_batch(V12)?;
+                let ids: Vec<i64> = tx
+                    .prepare("SELECT id FROM games WHERE kind = 'xiangqi'")?
+                    .query_map([], |r| r.get(0))?
+                    .collect::<Result<_, _>>()?;
+                for id in ids {
+                    super::note_opening(&tx, super::GameId(id))?;
+                }
+            }
             _ => unreachable!("no migration to version {version}"),
         }
         tx.pragma_update(None, "user_version", version)?;

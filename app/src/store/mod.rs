@@ -195,6 +195,8 @@ pub struct GameSummary {
     pub computers: Vec<Option<Strength>>,
     /// A correspondence game: the seat this device holds.
     pub remote_seat: Option<u8>,
+    /// A Xiangqi game's opening, as stored (core's `Opening::key`: code and Chinese name).
+    pub opening: Option<String>,
 }
 
 impl GameSummary {
@@ -286,8 +288,11 @@ pub struct HistoryFilter {
     pub computer: Option<ComputerFilter>,
     /// Only games played (updated) at or after this Unix millisecond.
     pub since: Option<i64>,
-    /// Text that must appear in a player's name (case-insensitive), or the game number.
+    /// Text that must appear in a player's name (case-insensitive) or in the name or code of
+    /// the game's opening (in either language), or the game number.
     pub search: String,
+    /// Only Xiangqi games whose opening is of this class (`A` to `E`).
+    pub opening_class: Option<char>,
 }
 
 /// Which games against the computer the history shows.
@@ -507,6 +512,7 @@ impl Store {
                 insert.execute(params![id, ply as i64, entry.by.to_string(), entry.action])?;
             }
         }
+        note_opening(&tx, GameId(id))?;
         tx.commit()?;
         Ok(GameId(id))
     }
@@ -689,13 +695,30 @@ impl Store {
             let computer = ["the computer", "computer", "电脑"]
                 .iter()
                 .any(|word| word.contains(lower.as_str()));
-            sql.push_str(
+            // An opening found by its name in either language or by its code: the stored key
+            // holds the code and the Chinese name; the English names are the table's.
+            let openings: Vec<String> = qiguan_core::xiangqi::opening::openings()
+                .iter()
+                .filter(|o| o.en.to_lowercase().contains(&lower))
+                .map(|o| o.key())
+                .collect();
+            let listed = vec!["?"; openings.len()].join(", ");
+            sql.push_str(&format!(
                 " AND (instr(lower(players), lower(?)) > 0 OR id = ?
-                   OR (? AND (mode LIKE 'computer:%' OR instr(ifnull(computers, ''), '\"') > 0)))",
-            );
+                   OR (? AND (mode LIKE 'computer:%' OR instr(ifnull(computers, ''), '\"') > 0))
+                   OR id IN (SELECT game_id FROM game_openings
+                             WHERE instr(lower(opening), lower(?)) > 0
+                                OR opening IN ({listed})))",
+            ));
             args.push(search.to_owned().into());
             args.push(number.into());
             args.push(computer.into());
+            args.push(search.to_owned().into());
+            args.extend(openings.into_iter().map(Into::into));
+        }
+        if let Some(class) = filter.opening_class {
+            sql.push_str(" AND id IN (SELECT game_id FROM game_openings WHERE opening LIKE ?)");
+            args.push(format!("{class}%").into());
         }
         sql.push_str(" ORDER BY updated_at DESC, id DESC");
         let mut stmt = self.conn.prepare_cached(&sql)?;
@@ -859,7 +882,8 @@ impl Store {
 }
 
 const SUMMARY_COLUMNS: &str = "id, kind, mode, players, created_at, updated_at, plies, result,
-    reason, moves, computers, (SELECT seat FROM remote_games WHERE game_id = games.id)";
+    reason, moves, computers, (SELECT seat FROM remote_games WHERE game_id = games.id),
+    (SELECT opening FROM game_openings WHERE game_id = games.id)";
 
 type SummaryResult = Result<GameSummary, String>;
 
@@ -888,7 +912,73 @@ fn summary_from_row(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<Summar
         remote_seat: r
             .get::<_, Option<i64>>(at + 11)?
             .and_then(|seat| u8::try_from(seat).ok()),
+        opening: r.get(at + 12)?,
     }))
+}
+
+/// The most actions read to name a game's opening: the table's longest line, with room for
+/// draw offers among its moves.
+const OPENING_ACTIONS: usize = 64;
+
+/// Names a Xiangqi game's opening from its first moves as stored, keeping it in
+/// `game_openings` (nothing for another game, or for a game no named line begins).
+pub(crate) fn note_opening(conn: &Connection, id: GameId) -> Result<(), StoreError> {
+    let row: Option<(String, String, String)> = conn
+        .query_row(
+            "SELECT kind, options, setup FROM games WHERE id = ?1",
+            [id.0],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?;
+    let Some((kind, options, setup)) = row else {
+        return Ok(());
+    };
+    if parse_kind(&kind) != Some(GameKind::Xiangqi) {
+        return Ok(());
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT actor, action FROM actions WHERE game_id = ?1 ORDER BY ply LIMIT ?2",
+    )?;
+    let actions: Vec<RecordEntry> = stmt
+        .query_map(params![id.0, OPENING_ACTIONS as i64], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })?
+        .filter_map(|row| {
+            let (actor, action) = row.ok()?;
+            Some(RecordEntry {
+                by: actor.parse().ok()?,
+                action,
+            })
+        })
+        .collect();
+    let record = (|| {
+        Some(Record {
+            format: qiguan_core::RECORD_FORMAT,
+            game: GameKind::Xiangqi,
+            options: serde_json::from_str(&options).ok()?,
+            setup: serde_json::from_str(&setup).ok()?,
+            actions,
+            fair: None,
+        })
+    })();
+    let opening = match record.map(|r| AnyMatch::from_record(&r)) {
+        Some(Ok(AnyMatch::Xiangqi(game))) => {
+            let state = game.game();
+            qiguan_core::xiangqi::opening::opening_of(state.start_position(), state.moves())
+                .map(|o| o.key())
+        }
+        _ => None,
+    };
+    match opening {
+        Some(key) => conn.execute(
+            "INSERT INTO game_openings (game_id, opening) VALUES (?1, ?2)
+             ON CONFLICT (game_id) DO UPDATE SET opening = excluded.opening
+             WHERE opening IS NOT excluded.opening",
+            params![id.0, key],
+        )?,
+        None => conn.execute("DELETE FROM game_openings WHERE game_id = ?1", [id.0])?,
+    };
+    Ok(())
 }
 
 fn update_standing(
@@ -914,7 +1004,7 @@ fn update_standing(
     if n == 0 {
         return Err(StoreError::NoSuchGame(id));
     }
-    Ok(())
+    note_opening(tx, id)
 }
 
 /// Returns the game kind for its stored name.

@@ -187,6 +187,51 @@ fn history_filters_by_game_result_mode_date_and_search() {
     assert!(matches!(store.load(b), Err(StoreError::NoSuchGame(_))));
 }
 
+/// A Xiangqi game's opening (issue 41) is named as its moves are written, follows an undo,
+/// and the history finds games by its class, by its name in either language and by its code.
+#[test]
+fn openings_are_named_as_moves_are_stored_and_found_by_the_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open_dir(dir.path()).unwrap();
+    let a = store.create_game(&new_game(["A", "B"]), 100).unwrap();
+    let b = store.create_game(&new_game(["C", "D"]), 200).unwrap();
+    let opening = |store: &Store, id| store.summaries(&[id]).unwrap()[0].opening.clone();
+    assert_eq!(opening(&store, a), None);
+    let mut game = start();
+    // Coordinates as stored (ranks from 1): 炮二平五 马8进7 马二进三 马2进3.
+    play(&mut store, a, &mut game, &["h3e3", "h10g8"], 110);
+    assert_eq!(opening(&store, a).as_deref(), Some("B00 中炮对进左马"));
+    play(&mut store, a, &mut game, &["h1g3", "b10c8"], 120);
+    assert_eq!(opening(&store, a).as_deref(), Some("C00 中炮对屏风马"));
+    // Undone to the first move: named again from what is left.
+    let AnyMatch::Xiangqi(m) = &game else {
+        unreachable!()
+    };
+    let undone = AnyMatch::Xiangqi(m.rewound(1).unwrap());
+    store.truncate(a, 1, &Standing::of(&undone), 130).unwrap();
+    assert_eq!(opening(&store, a).as_deref(), Some("B00 中炮局"));
+    let mut other = start();
+    play(&mut store, b, &mut other, &["c4c5", "g7g6"], 210);
+    assert_eq!(opening(&store, b).as_deref(), Some("E00 仙人指路对进7卒"));
+
+    let ids = |f: HistoryFilter| store.history_ids(&f).unwrap();
+    let class = |c| HistoryFilter {
+        opening_class: Some(c),
+        ..HistoryFilter::default()
+    };
+    assert_eq!(ids(class('B')), [a]);
+    assert_eq!(ids(class('E')), [b]);
+    assert_eq!(ids(class('C')), []);
+    let search = |s: &str| HistoryFilter {
+        search: s.into(),
+        ..HistoryFilter::default()
+    };
+    assert_eq!(ids(search("中炮")), [a]);
+    assert_eq!(ids(search("pawn opening")), [b], "English, any case");
+    assert_eq!(ids(search("e00")), [b], "by code");
+    assert_eq!(ids(search("屏风马")), []);
+}
+
 #[test]
 fn settings_are_stored_and_replaced() {
     let dir = tempfile::tempdir().unwrap();
@@ -524,15 +569,16 @@ fn a_version_5_correspondence_game_gains_phrases_on_the_move_to_version_6() {
 
 /// Takes a database back from version 7 to 6.
 /// Undoes version 9 (the kept reviews), for the tests that start from an older version.
-const UNDO_V11: &str = "ALTER TABLE games DROP COLUMN study;";
-const UNDO_V10: &str = "ALTER TABLE games DROP COLUMN study;
+const UNDO_V12: &str = "DROP TABLE game_openings;";
+const UNDO_V11: &str = "DROP TABLE game_openings; ALTER TABLE games DROP COLUMN study;";
+const UNDO_V10: &str = "DROP TABLE game_openings; ALTER TABLE games DROP COLUMN study;
     ALTER TABLE games DROP COLUMN fair; ALTER TABLE games DROP COLUMN chance_seed;";
-const UNDO_V9: &str = "ALTER TABLE games DROP COLUMN study;
+const UNDO_V9: &str = "DROP TABLE game_openings; ALTER TABLE games DROP COLUMN study;
     ALTER TABLE games DROP COLUMN fair; ALTER TABLE games DROP COLUMN chance_seed;
     DROP TABLE reviews;";
 
 const UNDO_V7: &str = "
-    ALTER TABLE games DROP COLUMN study;
+    DROP TABLE game_openings; ALTER TABLE games DROP COLUMN study;
     ALTER TABLE games DROP COLUMN fair; ALTER TABLE games DROP COLUMN chance_seed;
     DROP TABLE reviews;
     DROP TRIGGER games_get_uid; DROP TRIGGER library_game_new; DROP TRIGGER library_game_changed;
@@ -864,6 +910,37 @@ fn a_version_9_aeroplane_game_opens_with_its_rolls_not_verifiable() {
         qiguan_core::fair::verify(&stored.record),
         qiguan_core::fair::Verdict::Unverifiable
     );
+}
+
+/// Schema 12 names each Xiangqi game's opening: games stored before are named on the move to
+/// it, in a table of its own, so that nothing is sent to the player's other devices for it.
+#[test]
+fn a_version_11_history_names_its_xiangqi_openings_without_marking_them_to_share() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite3");
+    let (named, bare) = {
+        let mut store = Store::open(&path).unwrap();
+        let named = store.create_game(&new_game(["Ann", "Bo"]), 1).unwrap();
+        let mut game = start();
+        play(&mut store, named, &mut game, &["h3e3", "h8e8"], 2);
+        let bare = store.create_game(&new_game(["Cy", "Di"]), 3).unwrap();
+        store
+            .conn
+            .execute_batch(&format!(
+                "{UNDO_V12} DELETE FROM library_dirty; PRAGMA user_version = 11;"
+            ))
+            .unwrap();
+        (named, bare)
+    };
+    let store = Store::open(&path).unwrap();
+    let rows = store.summaries(&[named, bare]).unwrap();
+    assert_eq!(rows[0].opening.as_deref(), Some("D00 顺炮局"));
+    assert_eq!(rows[1].opening, None);
+    let dirty: i64 = store
+        .conn
+        .query_row("SELECT count(*) FROM library_dirty", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(dirty, 0);
 }
 
 /// Schema 11 keeps a game's study on its row: a version 10 game opens with none, takes one,

@@ -52,23 +52,40 @@ pub fn start(dir: &Path, language: Language, size: (u32, u32)) -> App {
 /// Starts the app as a new player finds it: with the first-game tips, which [`start`] turns
 /// off for the tests that are not about them.
 pub fn start_new_player(dir: &Path, language: Language, size: (u32, u32)) -> App {
-    start_app(dir, language, size, false)
+    start_app(dir, language, size, false, Vec::new())
 }
 
 /// Starts the app; `resume` brings back the game on screen when it last stopped (Android).
 pub fn start_with(dir: &Path, language: Language, size: (u32, u32), resume: bool) -> App {
-    // Only into a new history: a test's damaged or newer database stays as the test made it
-    // (and a restarted app keeps what its first start stored).
+    tips_off(dir);
+    start_app(dir, language, size, resume, Vec::new())
+}
+
+/// Starts the app as "Open with Qiguan" does: with game files to import and open.
+pub fn start_opening(dir: &Path, size: (u32, u32), open: Vec<std::path::PathBuf>) -> App {
+    tips_off(dir);
+    start_app(dir, Language::English, size, false, open)
+}
+
+/// A new history with the walkthrough's tips off. Only into a new history: a test's damaged
+/// or newer database stays as the test made it (and a restarted app keeps what its first
+/// start stored).
+fn tips_off(dir: &Path) {
     let db = dir.join(qiguan_app::store::DB_FILE);
     if !db.exists() {
         std::fs::create_dir_all(dir).expect("the data directory");
         let mut store = qiguan_app::store::Store::open(&db).expect("a new store");
         store.set_setting("tips", "false").expect("stored");
     }
-    start_app(dir, language, size, resume)
 }
 
-fn start_app(dir: &Path, language: Language, size: (u32, u32), resume: bool) -> App {
+fn start_app(
+    dir: &Path,
+    language: Language,
+    size: (u32, u32),
+    resume: bool,
+    open: Vec<std::path::PathBuf>,
+) -> App {
     platform();
     let app = qiguan_app::init(AppOptions {
         data_dir: dir.to_owned(),
@@ -78,6 +95,7 @@ fn start_app(dir: &Path, language: Language, size: (u32, u32), resume: bool) -> 
         sound_device: false,
         // Tests read what would be told (App::notifications).
         notifications: false,
+        open,
     })
     .expect("the app starts");
     app.window()
@@ -957,6 +975,18 @@ fn xiangqi_tour(app: &App, language: Language, visit: &mut impl FnMut(&App, &str
     h.set_import_error(Default::default());
     h.set_import_text(PGN.into());
     visit(app, "history-import");
+    // The import's file list: a folder and two game files, one of them damaged (tapped: its
+    // reason shows under the list). Names in digits: either language shows them as they are.
+    let files = app.database_path().with_file_name("game-files");
+    std::fs::create_dir_all(files.join("2024")).expect("a folder");
+    std::fs::write(files.join("1960-01.pgn"), PGN).expect("a file");
+    std::fs::write(files.join("0000.xqf"), b"XQ\x12").expect("a file");
+    h.set_files_folder(files.display().to_string().into());
+    h.invoke_open_files();
+    h.invoke_file_chosen(1);
+    assert_eq!(h.get_files_problem().code, "xqf-short");
+    visit(app, "history-files");
+    h.set_show_files(false);
     h.invoke_import();
     ui.global::<ReplayAdapter>().invoke_go_to(7);
     visit(app, "replay");
@@ -1147,6 +1177,7 @@ fn online_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
         to_move_colour: -1,
         to_move,
         minutes_left,
+        opening: Default::default(),
     };
     o.set_games(slint::ModelRc::new(slint::VecModel::from(vec![
         row(7, ["", "张三"], 12, 0, 2 * 1440 + 5 * 60),

@@ -14,6 +14,7 @@ pub mod fen;
 pub mod import;
 mod movegen;
 pub mod notation;
+pub mod opening;
 pub mod pgn;
 pub mod pgn_study;
 pub mod picture;

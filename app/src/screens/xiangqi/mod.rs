@@ -199,16 +199,19 @@ fn online_choice(ui: &AppWindow, side: u8) -> super::registry::OnlineChoice {
     choice
 }
 
-/// Reads a pasted game into a record and its players: PGN (Chinese, WXF, ICCS or coordinate
-/// moves), a FEN, or DhtmlXQ as forums paste it (its main line).
-fn import(text: &str) -> Result<super::registry::Imported, ImportProblem> {
-    use qiguan_core::xiangqi::import::{Format, ImportError, read_text};
+/// Reads a pasted game or a file into a record and its players: XQF, PGN (Chinese, WXF, ICCS
+/// or coordinate moves), a FEN, or DhtmlXQ as forums paste it (the format told from the
+/// content; text in UTF-8 or GB18030).
+fn import(bytes: &[u8]) -> Result<super::registry::Imported, ImportProblem> {
+    use qiguan_core::xiangqi::dhtmlxq::DhtmlXqError;
+    use qiguan_core::xiangqi::import::{ImportError, read_any};
     use qiguan_core::xiangqi::pgn::PgnError;
+    use qiguan_core::xiangqi::xqf::XqfError;
     let problem = |code: &str| ImportProblem {
         code: code.into(),
         ..ImportProblem::default()
     };
-    let study = read_text(text).map_err(|e| match (&e, e.illegal()) {
+    let study = read_any(bytes).map_err(|e| match (&e, e.illegal()) {
         (_, Some(line)) => ImportProblem {
             code: "move".into(),
             ply: line.ply as i32,
@@ -217,7 +220,15 @@ fn import(text: &str) -> Result<super::registry::Imported, ImportProblem> {
         (ImportError::Pgn(PgnError::Empty), _) => problem("empty"),
         (ImportError::Pgn(PgnError::Fen(_)), _) => problem("fen"),
         _ if e.bad_position() => problem("position"),
-        _ if e.format() == Format::DhtmlXq => problem("dhtmlxq"),
+        (ImportError::DhtmlXq(DhtmlXqError::TooManyMoves), _)
+        | (ImportError::Xqf(XqfError::TooManyMoves), _) => problem("too-long"),
+        (ImportError::DhtmlXq(_), _) => problem("dhtmlxq"),
+        (ImportError::Xqf(XqfError::BadMove { ply }), _) => ImportProblem {
+            code: "xqf-move".into(),
+            ply: *ply as i32,
+            ..ImportProblem::default()
+        },
+        (ImportError::Xqf(_), _) => problem("xqf-short"),
         _ => problem("syntax"),
     })?;
     let game = study.to_game();

@@ -5,7 +5,7 @@
 use super::review::{self, Review};
 use super::view::{self, Marks, check_square, move_rows};
 use crate::ctx::Ctx;
-use crate::screens::rows::format_date;
+use crate::screens::rows::{format_date, opening_name};
 use crate::screens::sync;
 use crate::screens::{handler, handler0, handler2};
 use crate::settings::Orientation;
@@ -428,6 +428,8 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     )));
     a.set_computers(ModelRc::new(VecModel::from(s.computers.to_vec())));
     a.set_outcome(crate::screens::session::game_outcome(outcome.as_ref()));
+    let opening = opening_of(&s.study.start, &s.moves[..s.ply]);
+    a.set_opening(opening.map(|o| opening_name(&o.key())).unwrap_or_default());
     a.set_analysing(s.review.on);
     a.set_reviewing(s.review.running());
     a.set_reviewed(s.review.done() as i32);
@@ -456,6 +458,14 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     if a.get_show_export() {
         export(ctx);
     }
+}
+
+/// The opening the line has reached after these moves (from the usual start only).
+fn opening_of(
+    start: &Position,
+    moves: &[Move],
+) -> Option<&'static qiguan_core::xiangqi::opening::Opening> {
+    qiguan_core::xiangqi::opening::opening_of(start, moves.iter().copied())
 }
 
 /// Marks the moves of the line shown that the game did not play (the player's), and those
