@@ -440,6 +440,18 @@ fn game_files_open_from_the_file_list_and_the_command_line() {
         .is_valid()
     );
 
+    // An export tags it as Chinese Xiangqi programs do.
+    replay.set_export_format(1);
+    replay.set_show_export(true);
+    replay.invoke_export_changed();
+    let pgn = replay.get_export_text();
+    assert!(pgn.contains("[ECCO \"C02\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[Opening \"中炮七路马对屏风马 红左马盘河\"]"),
+        "{pgn}"
+    );
+    replay.set_show_export(false);
+
     // The history names it, and finds it by class, name or code.
     press(&app, "Back");
     let rows = model(&h.get_rows());

@@ -598,6 +598,18 @@ fn export_text(s: &ReplaySession, format: i32, computer: &str) -> (String, Strin
                 .into_iter()
                 .map(|(n, v)| (n.to_owned(), v))
                 .chain([("Result".to_owned(), result.to_owned())])
+                // The game's opening, as Chinese Xiangqi programs tag it.
+                .chain(
+                    opening_of(&s.study.start, &s.game_moves)
+                        .map(|o| {
+                            [
+                                ("ECCO".to_owned(), o.code.to_owned()),
+                                ("Opening".to_owned(), o.zh.to_owned()),
+                            ]
+                        })
+                        .into_iter()
+                        .flatten(),
+                )
                 .collect();
             (
                 write_study_pgn(&study, move_format),
