@@ -246,6 +246,18 @@ mod tests {
     }
 
     #[test]
+    fn game_files_on_the_command_line_are_opened() {
+        let open = args(&["a.xqf", "--data-dir", "/tmp/q", "b.pgn"])
+            .unwrap()
+            .open;
+        assert_eq!(open, [PathBuf::from("a.xqf"), PathBuf::from("b.pgn")]);
+        // After `--`, even a name that starts with a dash is a file.
+        let open = args(&["--", "-odd.xqf"]).unwrap().open;
+        assert_eq!(open, [PathBuf::from("-odd.xqf")]);
+        assert!(args(&[]).unwrap().open.is_empty());
+    }
+
+    #[test]
     fn help_version_and_mistakes_are_answered() {
         assert!(matches!(args(&["--help"]), Err(Ok(t)) if t.contains("--data-dir")));
         assert!(matches!(args(&["--version"]), Err(Ok(t)) if t.starts_with("qiguan ")));

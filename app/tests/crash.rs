@@ -4,6 +4,7 @@
 //! testing backend stands in for the window system) and prints a line after each move is on
 //! the screen. The parent kills it with SIGKILL right after the last line, then starts the
 //! app again on the same data directory and checks every move is back.
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
 mod common;
 
@@ -99,4 +100,161 @@ fn sigkill_mid_game_loses_no_move() {
     assert!(point(&app, "h10").contains("black 车"));
     assert!(point(&app, "c8").contains("black 马"));
     assert!(one(&app, "Red · to move").is_valid());
+}
+
+const FULL_DIR: &str = "QIGUAN_FULL_DISK_CHILD_DIR";
+const FILLER: &str = "QIGUAN_FULL_DISK_FILLER";
+
+/// Every point's description: pieces, marks and all.
+fn board(app: &qiguan_app::App) -> Vec<String> {
+    (0..90)
+        .map(|i| {
+            point(
+                app,
+                &format!("{}{}", (b'a' + (i % 9) as u8) as char, i / 9 + 1),
+            )
+        })
+        .collect()
+}
+
+/// Fills the disk that holds `path` with a file there: written until the disk refuses more.
+fn fill_disk(path: &std::path::Path) {
+    use std::io::Write;
+    let mut file = std::fs::File::create(path).unwrap();
+    for chunk in [65536, 4096, 512, 1] {
+        let bytes = vec![0u8; chunk];
+        while file.write_all(&bytes).is_ok() {}
+    }
+    let _ = file.sync_all();
+}
+
+/// A small disk of its own (a tmpfs), unmounted when dropped; `None` where this process may
+/// not mount one (not root): the full-disk test then says so and checks nothing.
+struct SmallDisk(tempfile::TempDir);
+
+impl SmallDisk {
+    fn new() -> Option<SmallDisk> {
+        let dir = tempfile::tempdir().unwrap();
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=8m", "tmpfs"])
+            .arg(dir.path())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        mounted.then_some(SmallDisk(dir))
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(self.0.path()).status();
+    }
+}
+
+/// The child: plays two moves, then its disk fills up; the third move is refused (reported),
+/// the board unchanged; room comes back and the same move goes through; then it waits to be
+/// killed.
+#[test]
+#[ignore = "run by a_full_disk_refuses_a_move_and_loses_nothing as a child process"]
+fn child_plays_onto_a_full_disk() {
+    let (Some(dir), Some(filler)) = (std::env::var_os(FULL_DIR), std::env::var_os(FILLER)) else {
+        return;
+    };
+    let filler = std::path::PathBuf::from(filler);
+    let app = start(std::path::Path::new(&dir), Language::English, (360, 780));
+    press(&app, "New Xiangqi game");
+    press(&app, "Start game");
+    for (n, (from, to)) in MOVES.iter().take(2).enumerate() {
+        click(&app, from);
+        click(&app, to);
+        println!("\nshown {}", n + 1);
+    }
+    fill_disk(&filler);
+    let before = board(&app);
+    let (from, to) = MOVES[2];
+    click(&app, from);
+    click(&app, to);
+    let error = app.window().global::<Nav>().get_error();
+    println!("\nrefused {error}");
+    assert!(
+        one(
+            &app,
+            "Qiguan could not save this: the device's storage is full. Nothing was lost; free \
+             some space and try again."
+        )
+        .is_valid()
+    );
+    press(&app, "OK");
+    // The board as it was, but for the piece still picked up.
+    click(&app, from);
+    assert_eq!(board(&app), before, "the board is as it was");
+    println!("\nunchanged");
+
+    std::fs::remove_file(&filler).unwrap();
+    click(&app, from);
+    click(&app, to);
+    assert!(
+        point(&app, to).contains("red 马"),
+        "the move is on the board"
+    );
+    println!("\nshown 3");
+    loop {
+        std::thread::sleep(std::time::Duration::from_secs(60));
+    }
+}
+
+/// The app's disk fills up while a move is made (a tmpfs of its own, filled by a file): the
+/// move is refused with a message the player can act on, nothing is lost, the board is as it
+/// was; with room again the same move is made, and after a SIGKILL every move shown is back.
+#[test]
+fn a_full_disk_refuses_a_move_and_loses_nothing() {
+    let Some(disk) = SmallDisk::new() else {
+        eprintln!(
+            "a_full_disk_refuses_a_move_and_loses_nothing: not run: cannot mount a tmpfs (needs root)"
+        );
+        return;
+    };
+    let dir = disk.0.path().join("data");
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--ignored",
+            "--exact",
+            "child_plays_onto_a_full_disk",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(FULL_DIR, &dir)
+        .env(FILLER, disk.0.path().join("filler"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut said = Vec::new();
+    for line in BufReader::new(stdout).lines() {
+        let line = line.unwrap();
+        if line.starts_with("shown") || line.starts_with("refused") || line == "unchanged" {
+            said.push(line.clone());
+        }
+        if line == "shown 3" {
+            break;
+        }
+    }
+    assert_eq!(
+        said,
+        [
+            "shown 1",
+            "shown 2",
+            "refused storage-full",
+            "unchanged",
+            "shown 3"
+        ]
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        common::stored_actions(&dir),
+        ["h3e3", "h10g8", "h1g3"],
+        "every move shown, the refused one once"
+    );
 }

@@ -66,11 +66,15 @@ impl ApiError {
     /// A write that did not reach the disk: logged here, reported without details.
     pub fn storage(detail: String) -> Self {
         eprintln!("qiguan-server: storage error: {detail}");
-        Self::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "storage",
-            "the database did not answer; try again",
-        )
+        // A full disk says so (SQLite's "database or disk is full", PostgreSQL's "No space
+        // left on device"): the player learns it is the server's, not a network failure.
+        let lower = detail.to_lowercase();
+        let message = if lower.contains("disk is full") || lower.contains("no space left") {
+            "the server's disk is full, so it could not keep this; try again later"
+        } else {
+            "the database did not answer; try again"
+        };
+        Self::new(StatusCode::SERVICE_UNAVAILABLE, "storage", message)
     }
     /// A refused action, with core's stable code.
     pub fn action(e: ActionError) -> Self {

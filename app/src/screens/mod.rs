@@ -109,7 +109,21 @@ pub(crate) fn sync<T: Clone + PartialEq + 'static>(model: &VecModel<T>, rows: Ve
 
 /// Shows a problem over the current screen.
 pub fn show_error(ctx: &Rc<Ctx>, text: &str) {
-    ctx.ui().global::<Nav>().set_error(text.into());
+    ctx.ui().global::<Nav>().set_error(error_code(text).into());
+}
+
+/// What the error dialog shows for a failure's text: a storage failure the player can do
+/// something about (a full disk, a data folder that cannot be written) as its code, which the
+/// dialog says in the player's language; anything else as it is.
+fn error_code(text: &str) -> &str {
+    let lower = text.to_lowercase();
+    if lower.contains("disk is full") || lower.contains("no space left") {
+        "storage-full"
+    } else if lower.contains("readonly database") || lower.contains("read-only file system") {
+        "storage-read-only"
+    } else {
+        text
+    }
 }
 
 /// Wraps a handler so that it holds the context weakly (the window owns the handlers, the
