@@ -380,3 +380,205 @@ async fn a_full_disk_refuses_moves_clearly_and_the_server_recovers_when_room_ret
     server.kill().unwrap();
     server.wait().unwrap();
 }
+
+/// A PostgreSQL server of the test's own (initdb into a temporary directory, on a free port),
+/// which the test stops and starts as an operator restarts the service; stopped when dropped.
+/// Run as the `postgres` user where the test runs as root (PostgreSQL refuses root).
+struct OwnPostgres {
+    dir: tempfile::TempDir,
+    bin: std::path::PathBuf,
+    port: u16,
+    as_postgres: bool,
+}
+
+impl OwnPostgres {
+    fn new() -> OwnPostgres {
+        let bin = std::fs::read_dir("/usr/lib/postgresql")
+            .expect("PostgreSQL's programs (scripts/install-deps --postgres)")
+            .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
+            .filter(|p| p.join("initdb").exists())
+            .max()
+            .expect("initdb");
+        let uid = Command::new("id").arg("-u").output().unwrap().stdout;
+        let as_postgres = String::from_utf8_lossy(&uid).trim() == "0";
+        let dir = tempfile::tempdir().unwrap();
+        if as_postgres {
+            let owned = Command::new("chown")
+                .arg("postgres:postgres")
+                .arg(dir.path())
+                .status()
+                .unwrap();
+            assert!(owned.success());
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let pg = OwnPostgres {
+            dir,
+            bin,
+            port,
+            as_postgres,
+        };
+        let data = pg.dir.path().join("data");
+        pg.run(
+            "initdb",
+            &[
+                "-D",
+                &data.display().to_string(),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "--no-sync",
+                "-E",
+                "UTF8",
+                "--locale=C",
+            ],
+        );
+        pg.start();
+        pg
+    }
+
+    /// Runs one of PostgreSQL's programs, as its user where the test is root.
+    fn run(&self, program: &str, args: &[&str]) {
+        let path = self.bin.join(program);
+        let mut command = if self.as_postgres {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(path);
+            c
+        } else {
+            Command::new(path)
+        };
+        let status = command.args(args).stdout(Stdio::null()).status().unwrap();
+        assert!(status.success(), "{program} {args:?}");
+    }
+
+    fn pg_ctl(&self, args: &[&str]) {
+        let data = self.dir.path().join("data").display().to_string();
+        let mut all = vec!["-D", &data, "-w"];
+        all.extend_from_slice(args);
+        self.run("pg_ctl", &all);
+    }
+
+    fn start(&self) {
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
+            self.port,
+            self.dir.path().display()
+        );
+        let log = self.dir.path().join("log").display().to_string();
+        self.pg_ctl(&["-l", &log, "-o", &options, "start"]);
+    }
+
+    fn stop(&self) {
+        self.pg_ctl(&["-m", "fast", "stop"]);
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+}
+
+impl Drop for OwnPostgres {
+    fn drop(&mut self) {
+        let data = self.dir.path().join("data").display().to_string();
+        let path = self.bin.join("pg_ctl");
+        let mut command = if self.as_postgres {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(path);
+            c
+        } else {
+            Command::new(path)
+        };
+        let _ = command
+            .args(["-D", &data, "-m", "immediate", "stop"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+/// PostgreSQL restarted as a service while games are being played on the real server: while
+/// it is down, every request is answered at once with the retryable 503 `storage` (no hang);
+/// once it is back the server reconnects by itself, the refused moves go through when sent
+/// again, and no acknowledged move is lost (a fresh server reads them all).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_restarted_under_load_loses_no_acknowledged_move() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    if !testdb::postgres_wanted() {
+        // A PostgreSQL fault: the run on PostgreSQL (QIGUAN_TEST_DB=postgres) takes it.
+        return;
+    }
+    let pg = OwnPostgres::new();
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    // No request may hang: each answers within this or the test fails.
+    let client = reqwest::Client::builder()
+        .timeout(std::time::Duration::from_secs(20))
+        .build()
+        .unwrap();
+    let (mut server, base) = start(&pg.url());
+    let mut games = Vec::new();
+    for _ in 0..8 {
+        games.push(new_game(&client, &base).await);
+    }
+    let acknowledged = Arc::new(AtomicUsize::new(0));
+    let refused = Arc::new(AtomicUsize::new(0));
+    let quarter = Arc::new(tokio::sync::Notify::new());
+    let total = games.len() * OPENING.len();
+    let mut tasks = Vec::new();
+    for game in games.clone() {
+        let (client, base) = (client.clone(), base.clone());
+        let (acknowledged, refused, quarter) =
+            (acknowledged.clone(), refused.clone(), quarter.clone());
+        tasks.push(tokio::spawn(async move {
+            for ply in 0..OPENING.len() {
+                // A refused move is sent again, as the app's outbox does: the same id.
+                loop {
+                    let (status, body) = play(&client, &base, &game, ply).await;
+                    match status {
+                        200 => break,
+                        503 => {
+                            assert_eq!(body["error"]["code"], "storage", "{body}");
+                            refused.fetch_add(1, Ordering::SeqCst);
+                            // The client's pause before trying again.
+                            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                        }
+                        _ => panic!("{status}: {body}"),
+                    }
+                }
+                if acknowledged.fetch_add(1, Ordering::SeqCst) + 1 == total / 4 {
+                    quarter.notify_one();
+                }
+            }
+        }));
+    }
+    quarter.notified().await;
+    pg.stop();
+    // Down: a read is answered at once, with the retryable error.
+    let down = client
+        .get(format!("{base}/api/games/{}", games[0].0))
+        .bearer_auth(&games[0].1[0])
+        .send()
+        .await
+        .expect("an answer while the database is down");
+    assert_eq!(down.status().as_u16(), 503);
+    pg.start();
+    for t in tasks {
+        t.await.unwrap();
+    }
+    assert_eq!(acknowledged.load(Ordering::SeqCst), total);
+    assert!(
+        refused.load(Ordering::SeqCst) > 0,
+        "no move was in flight while the database was down"
+    );
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let (mut server, base) = start(&pg.url());
+    for game in &games {
+        assert_eq!(moves_of(&client, &base, game).await, OPENING);
+    }
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
