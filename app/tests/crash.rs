@@ -7,11 +7,14 @@
 #![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
 
 mod common;
+#[path = "../../server/tests/support/small_disk.rs"]
+mod small_disk;
 
 use common::{all, click, one, point, press, start};
 use qiguan_app::settings::Language;
 use qiguan_app::ui::{Nav, Screen};
 use slint::ComponentHandle;
+use small_disk::{SmallDisk, fill_disk};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
@@ -117,40 +120,6 @@ fn board(app: &qiguan_app::App) -> Vec<String> {
         .collect()
 }
 
-/// Fills the disk that holds `path` with a file there: written until the disk refuses more.
-fn fill_disk(path: &std::path::Path) {
-    use std::io::Write;
-    let mut file = std::fs::File::create(path).unwrap();
-    for chunk in [65536, 4096, 512, 1] {
-        let bytes = vec![0u8; chunk];
-        while file.write_all(&bytes).is_ok() {}
-    }
-    let _ = file.sync_all();
-}
-
-/// A small disk of its own (a tmpfs), unmounted when dropped; `None` where this process may
-/// not mount one (not root): the full-disk test then says so and checks nothing.
-struct SmallDisk(tempfile::TempDir);
-
-impl SmallDisk {
-    fn new() -> Option<SmallDisk> {
-        let dir = tempfile::tempdir().unwrap();
-        let mounted = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", "size=8m", "tmpfs"])
-            .arg(dir.path())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        mounted.then_some(SmallDisk(dir))
-    }
-}
-
-impl Drop for SmallDisk {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(self.0.path()).status();
-    }
-}
-
 /// The child: plays two moves, then its disk fills up; the third move is refused (reported),
 /// the board unchanged; room comes back and the same move goes through; then it waits to be
 /// killed.
@@ -214,7 +183,7 @@ fn a_full_disk_refuses_a_move_and_loses_nothing() {
         );
         return;
     };
-    let dir = disk.0.path().join("data");
+    let dir = disk.path().join("data");
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args([
             "--ignored",
@@ -224,7 +193,7 @@ fn a_full_disk_refuses_a_move_and_loses_nothing() {
             "--test-threads=1",
         ])
         .env(FULL_DIR, &dir)
-        .env(FILLER, disk.0.path().join("filler"))
+        .env(FILLER, disk.path().join("filler"))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

@@ -355,14 +355,7 @@ fn game_files_open_from_the_file_list_and_the_command_line() {
          3. 车一平二 马2进3 4. 兵七进一 卒7进1 5. 马八进七 象3进5 6. 马七进六 *",
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let keys = XqfKeys {
-        mask: 0xFF,
-        or: [0x11, 0x22, 0x33, 0x44],
-        sum: 0x5A,
-        xy: 0x7B,
-        from: 0x9C,
-        to: 0xBD,
-    };
+    let keys = XqfKeys::SAMPLE;
     let xqf = write_xqf(&study, keys);
     std::fs::write(files.join("许银川-吕钦.XQF"), &xqf).unwrap();
     std::fs::write(files.join("cut.xqf"), &xqf[..1030]).unwrap();

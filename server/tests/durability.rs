@@ -4,8 +4,11 @@
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
 
+#[path = "support/small_disk.rs"]
+mod small_disk;
 #[path = "support/testdb.rs"]
 mod testdb;
+use small_disk::{SmallDisk, fill_disk};
 use std::process::{Child, Command, Stdio};
 
 /// Starts the server on a free port with this database; returns it and its base URL.
@@ -125,37 +128,15 @@ async fn acknowledged_moves_survive_a_sigkill() {
     // Eight games played concurrently, each move acknowledged before the next.
     let mut games = Vec::new();
     for _ in 0..8 {
-        let (status, created) = post(
-            &client,
-            format!("{base}/api/games"),
-            None,
-            json!({"game": "xiangqi", "days_per_move": 3}),
-        )
-        .await;
-        assert_eq!(status, 201, "{created}");
-        let (_, joined) = post(
-            &client,
-            format!("{base}/api/join"),
-            None,
-            json!({"invite_code": created["invite_code"]}),
-        )
-        .await;
-        games.push((
-            created["game_id"].as_str().unwrap().to_owned(),
-            [
-                created["token"].as_str().unwrap().to_owned(),
-                joined["token"].as_str().unwrap().to_owned(),
-            ],
-        ));
+        games.push(new_game(&client, &base).await);
     }
     let mut tasks = Vec::new();
-    for (n, (id, tokens)) in games.iter().cloned().enumerate() {
+    for (n, game) in games.iter().cloned().enumerate() {
         let (client, base) = (client.clone(), base.clone());
         tasks.push(tokio::spawn(async move {
             let plies = 3 + n % 6;
-            for (ply, mv) in OPENING.iter().take(plies).enumerate() {
-                let body = json!({"expected_version": ply, "client_action_id": format!("m{ply}"), "action": mv});
-                let (status, view) = post(&client, format!("{base}/api/games/{id}/actions"), Some(&tokens[ply % 2]), body).await;
+            for ply in 0..plies {
+                let (status, view) = play(&client, &base, &game, ply).await;
                 assert_eq!(status, 200, "{view}");
                 assert_eq!(view["applied_version"], ply + 1);
             }
@@ -172,28 +153,10 @@ async fn acknowledged_moves_survive_a_sigkill() {
     server.wait().unwrap();
 
     let (mut server, base) = start(&db.url);
-    for ((id, tokens), plies) in games.iter().zip(&acknowledged) {
-        let resp = client
-            .get(format!("{base}/api/games/{id}"))
-            .bearer_auth(&tokens[0])
-            .send()
-            .await
-            .unwrap();
-        let view: Value = resp.json().await.unwrap();
-        assert_eq!(view["version"], *plies, "game {id}: {view}");
-        let moves = view["view"]["game"]["moves"].as_array().unwrap();
-        assert_eq!(moves.len(), *plies);
-        assert_eq!(moves[0], "h3e3");
+    for (game, &plies) in games.iter().zip(&acknowledged) {
+        assert_eq!(moves_of(&client, &base, game).await, OPENING[..plies]);
         // The idempotency ids survived too: repeating the last action does not move again.
-        let last = plies - 1;
-        let body = json!({"expected_version": last, "client_action_id": format!("m{last}"), "action": OPENING[last]});
-        let (status, view) = post(
-            &client,
-            format!("{base}/api/games/{id}/actions"),
-            Some(&tokens[last % 2]),
-            body,
-        )
-        .await;
+        let (status, view) = play(&client, &base, game, plies - 1).await;
         assert_eq!((status, view["version"].clone()), (200, json!(plies)));
     }
     server.kill().unwrap();
@@ -275,40 +238,6 @@ async fn killed_while_it_commits_the_server_loses_no_acknowledged_move() {
     }
 }
 
-/// Fills the disk that holds `path` with a file there: written until the disk refuses more.
-fn fill_disk(path: &std::path::Path) {
-    use std::io::Write;
-    let mut file = std::fs::File::create(path).unwrap();
-    for chunk in [65536, 4096, 512, 1] {
-        let bytes = vec![0u8; chunk];
-        while file.write_all(&bytes).is_ok() {}
-    }
-    let _ = file.sync_all();
-}
-
-/// A small disk of its own (a tmpfs), unmounted when dropped; `None` where this process may
-/// not mount one (not root): the full-disk test then says so and checks nothing.
-struct SmallDisk(tempfile::TempDir);
-
-impl SmallDisk {
-    fn new() -> Option<SmallDisk> {
-        let dir = tempfile::tempdir().unwrap();
-        let mounted = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", "size=8m", "tmpfs"])
-            .arg(dir.path())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        mounted.then_some(SmallDisk(dir))
-    }
-}
-
-impl Drop for SmallDisk {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(self.0.path()).status();
-    }
-}
-
 /// A SQLite store whose disk fills up (a tmpfs of its own, filled by a file): a move that
 /// cannot be written is refused with a clear, retryable error (503 `storage`, "the server's
 /// disk is full"), nothing of it is kept, every game stays as acknowledged; once there is room
@@ -319,8 +248,8 @@ async fn a_full_disk_refuses_moves_clearly_and_the_server_recovers_when_room_ret
         eprintln!("a_full_disk_…: not run: cannot mount a tmpfs (needs root)");
         return;
     };
-    let db = disk.0.path().join("server.sqlite").display().to_string();
-    let filler = disk.0.path().join("filler");
+    let db = disk.path().join("server.sqlite").display().to_string();
+    let filler = disk.path().join("filler");
     let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::new();
     let (mut server, base) = start(&db);
@@ -440,17 +369,26 @@ impl OwnPostgres {
         pg
     }
 
-    /// Runs one of PostgreSQL's programs, as its user where the test is root.
-    fn run(&self, program: &str, args: &[&str]) {
+    /// One of PostgreSQL's programs, run as its user where the test is root.
+    fn command(&self, program: &str) -> Command {
         let path = self.bin.join(program);
-        let mut command = if self.as_postgres {
+        if self.as_postgres {
             let mut c = Command::new("runuser");
             c.args(["-u", "postgres", "--"]).arg(path);
             c
         } else {
             Command::new(path)
-        };
-        let status = command.args(args).stdout(Stdio::null()).status().unwrap();
+        }
+    }
+
+    /// Runs one of PostgreSQL's programs; it must succeed.
+    fn run(&self, program: &str, args: &[&str]) {
+        let status = self
+            .command(program)
+            .args(args)
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
         assert!(status.success(), "{program} {args:?}");
     }
 
@@ -483,15 +421,8 @@ impl OwnPostgres {
 impl Drop for OwnPostgres {
     fn drop(&mut self) {
         let data = self.dir.path().join("data").display().to_string();
-        let path = self.bin.join("pg_ctl");
-        let mut command = if self.as_postgres {
-            let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--"]).arg(path);
-            c
-        } else {
-            Command::new(path)
-        };
-        let _ = command
+        let _ = self
+            .command("pg_ctl")
             .args(["-D", &data, "-m", "immediate", "stop"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())

@@ -528,3 +528,46 @@ fn replace_game(tx: &Transaction<'_>, id: i64, g: &GameSnapshot) -> Result<(), S
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Mode, NewGame, Standing};
+    use qiguan_core::{Actor, AnyMatch, GameKind, Seat};
+
+    /// A Xiangqi game that arrives from another device is named after its opening here too
+    /// (schema 12 keeps openings out of the library: each device names its own).
+    #[test]
+    fn a_game_from_another_device_is_named_after_its_opening() {
+        let dir = tempfile::tempdir().expect("a directory");
+        let mut desk = Store::open(&dir.path().join("desk.sqlite3")).expect("a store");
+        let mut game = AnyMatch::new(
+            GameKind::Xiangqi,
+            &serde_json::Value::Null,
+            &serde_json::Value::Null,
+        )
+        .expect("a game");
+        for (seat, mv) in [(Seat::FIRST, "h3e3"), (Seat::SECOND, "h8e8")] {
+            game.apply_text(Actor::Seat(seat), mv).expect("legal");
+        }
+        let new = NewGame::from_match(&game, Mode::PassAndPlay, vec!["A".into(), "B".into()]);
+        let id = desk
+            .create_game_with(&new, &game.record().actions, &Standing::of(&game), 1)
+            .expect("stored");
+        let uid = desk.uid(id).expect("its uid");
+        let item = snapshot(&desk, &format!("g:{uid}"))
+            .expect("read")
+            .expect("a game to send");
+
+        let mut phone = Store::open(&dir.path().join("phone.sqlite3")).expect("a store");
+        let tx = phone.conn.transaction().expect("a transaction");
+        apply(&tx, &item).expect("applied");
+        tx.commit().expect("committed");
+        let there = phone
+            .by_uid(&uid)
+            .expect("read")
+            .expect("the game is there");
+        let rows = phone.summaries(&[there]).expect("its row");
+        assert_eq!(rows[0].opening.as_deref(), Some("D00 顺炮局"));
+    }
+}

@@ -122,6 +122,19 @@ pub struct XqfKeys {
     pub to: u8,
 }
 
+impl XqfKeys {
+    /// Keys of an encrypted file with every key set, for tests and fuzz seeds.
+    #[doc(hidden)]
+    pub const SAMPLE: XqfKeys = XqfKeys {
+        mask: 0xFF,
+        or: [0x11, 0x22, 0x33, 0x44],
+        sum: 0x5A,
+        xy: 0x7B,
+        from: 0x9C,
+        to: 0xBD,
+    };
+}
+
 /// What the keys come to: offsets for the piece points, the moves' points and comment
 /// lengths, and the 32-byte stream subtracted from everything after the header.
 struct Cipher {

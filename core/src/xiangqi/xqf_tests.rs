@@ -96,14 +96,7 @@ fn a_written_study_reads_back_equal_with_any_keys() {
     assert_eq!(study.check(), Ok(()));
     for keys in [
         XqfKeys::default(),
-        XqfKeys {
-            mask: 0xFF,
-            or: [0x11, 0x22, 0x33, 0x44],
-            sum: 0x5A,
-            xy: 0x7B,
-            from: 0x9C,
-            to: 0xBD,
-        },
+        XqfKeys::SAMPLE,
         XqfKeys {
             mask: 0x0F,
             or: [1, 0, 250, 3],

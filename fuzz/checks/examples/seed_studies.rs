@@ -9,14 +9,7 @@ use qiguan_core::xiangqi::xqf::{XqfKeys, write_xqf};
 fn main() {
     // The study the readers' own tests round-trip.
     let study = sample();
-    let keys = XqfKeys {
-        mask: 0xFF,
-        or: [0x11, 0x22, 0x33, 0x44],
-        sum: 0x5A,
-        xy: 0x7B,
-        from: 0x9C,
-        to: 0xBD,
-    };
+    let keys = XqfKeys::SAMPLE;
     let out = |path: &str, bytes: &[u8]| std::fs::write(path, bytes).expect("a seed written");
     out(
         "fuzz/corpus/xqf/variations.xqf",
