@@ -121,8 +121,31 @@ fn error_code(text: &str) -> &str {
         "storage-full"
     } else if lower.contains("readonly database") || lower.contains("read-only file system") {
         "storage-read-only"
+    } else if lower.contains("disk i/o error") {
+        "storage-io"
     } else {
         text
+    }
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::error_code;
+
+    #[test]
+    fn storage_failures_a_player_can_mend_become_codes() {
+        for (text, code) in [
+            ("database error: database or disk is full", "storage-full"),
+            ("I/O: No space left on device (os error 28)", "storage-full"),
+            (
+                "database error: attempt to write a readonly database",
+                "storage-read-only",
+            ),
+            ("database error: disk I/O error", "storage-io"),
+            ("the game could not be found", "the game could not be found"),
+        ] {
+            assert_eq!(error_code(text), code, "{text}");
+        }
     }
 }
 
