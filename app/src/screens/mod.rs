@@ -128,27 +128,6 @@ fn error_code(text: &str) -> &str {
     }
 }
 
-#[cfg(test)]
-mod error_tests {
-    use super::error_code;
-
-    #[test]
-    fn storage_failures_a_player_can_mend_become_codes() {
-        for (text, code) in [
-            ("database error: database or disk is full", "storage-full"),
-            ("I/O: No space left on device (os error 28)", "storage-full"),
-            (
-                "database error: attempt to write a readonly database",
-                "storage-read-only",
-            ),
-            ("database error: disk I/O error", "storage-io"),
-            ("the game could not be found", "the game could not be found"),
-        ] {
-            assert_eq!(error_code(text), code, "{text}");
-        }
-    }
-}
-
 /// Wraps a handler so that it holds the context weakly (the window owns the handlers, the
 /// context points back at the window). `handler0` for callbacks without arguments,
 /// `handler` for one, `handler2` for two.
@@ -178,6 +157,27 @@ pub(crate) fn handler2<A, B>(
     move |a, b| {
         if let Some(ctx) = weak.upgrade() {
             f(&ctx, a, b);
+        }
+    }
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::error_code;
+
+    #[test]
+    fn storage_failures_a_player_can_mend_become_codes() {
+        for (text, code) in [
+            ("database error: database or disk is full", "storage-full"),
+            ("I/O: No space left on device (os error 28)", "storage-full"),
+            (
+                "database error: attempt to write a readonly database",
+                "storage-read-only",
+            ),
+            ("database error: disk I/O error", "storage-io"),
+            ("the game could not be found", "the game could not be found"),
+        ] {
+            assert_eq!(error_code(text), code, "{text}");
         }
     }
 }
