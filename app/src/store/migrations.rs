@@ -218,14 +218,18 @@ ALTER TABLE games ADD COLUMN study TEXT;
 ";
 
 /// Version 12: each Xiangqi game's opening (issue 41), as core's table names it (its key:
-/// code and Chinese name), for the history's rows and its filter by opening. It is derived
+/// code and Chinese name), and the named lines it passed through on the way, for the history's
+/// rows, its filter by class and its search by name. It is derived
 /// from the game's moves, so it lives in a table of its own, out of the library's triggers
 /// (filling it in sends nothing to the player's other devices); games stored before are
 /// named here.
 const V12: &str = "
 CREATE TABLE game_openings (
     game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-    opening TEXT NOT NULL
+    opening TEXT NOT NULL,
+    -- Every named line the game passed through, one key a line, the opening last: the
+    -- families a search by name finds it under (仙人指路 for any pawn opening).
+    line    TEXT NOT NULL
 );
 CREATE INDEX game_openings_by_opening ON game_openings (opening);
 ";

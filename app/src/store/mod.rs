@@ -695,26 +695,26 @@ impl Store {
             let computer = ["the computer", "computer", "电脑"]
                 .iter()
                 .any(|word| word.contains(lower.as_str()));
-            // An opening found by its name in either language or by its code: the stored key
-            // holds the code and the Chinese name; the English names are the table's.
+            // An opening found by its name in either language or by its code, the game's own
+            // or that of a family it grew from: the stored line holds each one's code and
+            // Chinese name; the English names are the table's.
             let openings: Vec<String> = qiguan_core::xiangqi::opening::openings()
                 .iter()
                 .filter(|o| o.en.to_lowercase().contains(&lower))
                 .map(|o| o.key())
                 .collect();
-            let listed = vec!["?"; openings.len()].join(", ");
+            let english = " OR instr(line, ?) > 0".repeat(openings.len());
             sql.push_str(&format!(
                 " AND (instr(lower(players), lower(?)) > 0 OR id = ?
                    OR (? AND (mode LIKE 'computer:%' OR instr(ifnull(computers, ''), '\"') > 0))
                    OR id IN (SELECT game_id FROM game_openings
-                             WHERE instr(lower(opening), lower(?)) > 0
-                                OR opening IN ({listed})))",
+                             WHERE instr(lower(line), lower(?)) > 0{english}))",
             ));
             args.push(search.to_owned().into());
             args.push(number.into());
             args.push(computer.into());
             args.push(search.to_owned().into());
-            args.extend(openings.into_iter().map(Into::into));
+            args.extend(openings.into_iter().map(|k| format!("\n{k}\n").into()));
         }
         if let Some(class) = filter.opening_class {
             sql.push_str(" AND id IN (SELECT game_id FROM game_openings WHERE opening LIKE ?)");
@@ -961,20 +961,24 @@ pub(crate) fn note_opening(conn: &Connection, id: GameId) -> Result<(), StoreErr
             fair: None,
         })
     })();
-    let opening = match record.map(|r| AnyMatch::from_record(&r)) {
+    let line: Vec<String> = match record.map(|r| AnyMatch::from_record(&r)) {
         Some(Ok(AnyMatch::Xiangqi(game))) => {
             let state = game.game();
-            qiguan_core::xiangqi::opening::opening_of(state.start_position(), state.moves())
+            qiguan_core::xiangqi::opening::opening_line(state.start_position(), state.moves())
+                .iter()
                 .map(|o| o.key())
+                .collect()
         }
-        _ => None,
+        _ => Vec::new(),
     };
-    match opening {
+    match line.last() {
         Some(key) => conn.execute(
-            "INSERT INTO game_openings (game_id, opening) VALUES (?1, ?2)
-             ON CONFLICT (game_id) DO UPDATE SET opening = excluded.opening
-             WHERE opening IS NOT excluded.opening",
-            params![id.0, key],
+            "INSERT INTO game_openings (game_id, opening, line) VALUES (?1, ?2, ?3)
+             ON CONFLICT (game_id) DO UPDATE SET opening = excluded.opening,
+                                                 line = excluded.line
+             WHERE line IS NOT excluded.line",
+            // Each key on a line of its own, so that a whole key is found (`\nKEY\n`).
+            params![id.0, key, format!("\n{}\n", line.join("\n"))],
         )?,
         None => conn.execute("DELETE FROM game_openings WHERE game_id = ?1", [id.0])?,
     };

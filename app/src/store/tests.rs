@@ -230,6 +230,15 @@ fn openings_are_named_as_moves_are_stored_and_found_by_the_history() {
     assert_eq!(ids(search("pawn opening")), [b], "English, any case");
     assert_eq!(ids(search("e00")), [b], "by code");
     assert_eq!(ids(search("屏风马")), []);
+    // A family the game grew from: 仙人指路 (E00) for any pawn opening, in either language.
+    let mut third = start();
+    let c = store.create_game(&new_game(["E", "F"]), 300).unwrap();
+    play(&mut store, c, &mut third, &["c4c5", "b10c8", "g4g5"], 310);
+    assert_eq!(opening(&store, c).as_deref(), Some("E08 两头蛇对进右马"));
+    let ids = |f: HistoryFilter| store.history_ids(&f).unwrap();
+    assert_eq!(ids(search("仙人指路")), [c, b]);
+    assert_eq!(ids(search("Pawn Opening")), [c, b]);
+    assert_eq!(ids(search("两头蛇")), [c]);
 }
 
 #[test]

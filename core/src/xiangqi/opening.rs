@@ -139,12 +139,18 @@ fn book() -> &'static Book {
     static BOOK: OnceLock<Book> = OnceLock::new();
     BOOK.get_or_init(|| {
         let openings: Vec<Opening> = read_table(TABLE).into_iter().flatten().collect();
+        // Each line's own position first, then the mirror images where no line is there: a
+        // position whose mirror is another line's keeps its own line's name (the two-headed
+        // snake against the left horse is not named as the mirror of the right horse's).
         let mut by_position = HashMap::new();
         for (i, opening) in openings.iter().enumerate() {
-            for line in [opening.moves.clone(), mirrored(&opening.moves)] {
-                if let Some(pos) = play(&line) {
-                    by_position.entry(pos.hash()).or_insert(i);
-                }
+            if let Some(pos) = play(&opening.moves) {
+                by_position.entry(pos.hash()).or_insert(i);
+            }
+        }
+        for (i, opening) in openings.iter().enumerate() {
+            if let Some(pos) = play(&mirrored(&opening.moves)) {
+                by_position.entry(pos.hash()).or_insert(i);
             }
         }
         let longest = openings.iter().map(|o| o.moves.len()).max().unwrap_or(0);
@@ -190,21 +196,32 @@ pub fn opening_of(
     start: &Position,
     moves: impl IntoIterator<Item = Move>,
 ) -> Option<&'static Opening> {
+    opening_line(start, moves).pop()
+}
+
+/// Every named position a game's moves passed through, in order, each once: its opening is the
+/// last, the ones before it the families it grew from (仙人指路, then 两头蛇对进右马, …).
+pub fn opening_line(
+    start: &Position,
+    moves: impl IntoIterator<Item = Move>,
+) -> Vec<&'static Opening> {
     let book = book();
     let mut pos = start.clone();
+    let mut line: Vec<&'static Opening> = Vec::new();
     if pos.hash() != Position::start().hash() {
-        return None;
+        return line;
     }
-    let mut found = None;
     for m in moves.into_iter().take(book.longest) {
         if pos.play(m).is_err() {
             break;
         }
         if let Some(&i) = book.by_position.get(&pos.hash()) {
-            found = Some(&book.openings[i]);
+            let opening = &book.openings[i];
+            line.retain(|o| o.zh != opening.zh);
+            line.push(opening);
         }
     }
-    found
+    line
 }
 
 #[cfg(test)]
@@ -255,21 +272,47 @@ mod tests {
     fn no_two_lines_name_one_position() {
         let mut seen: HashMap<u64, &str> = HashMap::new();
         for o in openings() {
-            for moves in [o.moves.clone(), mirrored(&o.moves)] {
-                let hash = play(&moves).map(|p| p.hash()).unwrap_or_default();
-                if let Some(other) = seen.insert(hash, o.zh) {
-                    assert_eq!(other, o.zh, "one position, two names");
-                }
+            let hash = play(&o.moves).map(|p| p.hash()).unwrap_or_default();
+            if let Some(other) = seen.insert(hash, o.zh) {
+                panic!("one position, two names: {other} and {}", o.zh);
             }
         }
     }
 
     #[test]
-    fn each_line_is_named_after_itself_on_either_wing() {
+    fn each_line_is_named_after_itself_and_its_mirror_after_it_or_its_own_line() {
+        let own: std::collections::HashSet<u64> = openings()
+            .iter()
+            .filter_map(|o| play(&o.moves).map(|p| p.hash()))
+            .collect();
         for o in openings() {
             assert_eq!(opening_of(&Position::start(), o.moves.clone()), Some(o));
-            assert_eq!(opening_of(&Position::start(), mirrored(&o.moves)), Some(o));
+            let mirror = mirrored(&o.moves);
+            let hash = play(&mirror).map(|p| p.hash()).unwrap_or_default();
+            if !own.contains(&hash) {
+                assert_eq!(opening_of(&Position::start(), mirror), Some(o));
+            }
         }
+    }
+
+    #[test]
+    fn a_game_keeps_its_wing_and_its_families() {
+        // 兵七进一 马8进7 兵三进一: the left horse, not the mirror of the right one's line.
+        assert_eq!(name("c3c4 h9g7 g3g4"), Some("两头蛇对进左马"));
+        assert_eq!(name("c3c4 b9c7 g3g4"), Some("两头蛇对进右马"));
+        let line: Vec<&str> = opening_line(&Position::start(), line("c3c4 b9c7 g3g4 h7g7"))
+            .iter()
+            .map(|o| o.zh)
+            .collect();
+        assert_eq!(
+            line,
+            [
+                "仙人指路",
+                "仙人指路对进右马",
+                "两头蛇对进右马",
+                "两头蛇对进右马转卒底炮"
+            ]
+        );
     }
 
     #[test]

@@ -256,7 +256,10 @@ pub fn read_xqf(bytes: &[u8]) -> Result<Study, XqfError> {
     }
     let mut tags = Vec::new();
     for (at, size, name) in STRINGS {
-        let value = header_string(&bytes[at..at + size]);
+        let mut value = header_string(&bytes[at..at + size]);
+        if matches!(name, "Red" | "Black") {
+            value = close_name(&value);
+        }
         if !value.is_empty() {
             tags.push((name.to_owned(), value));
         }
@@ -372,6 +375,25 @@ fn position(points: &[u8; 32], first: Option<&Record>) -> Result<Position, XqfEr
 fn header_string(field: &[u8]) -> String {
     let n = usize::from(field[0]).min(field.len() - 1);
     gb18030(&field[1..=n]).trim().to_owned()
+}
+
+/// A player's name without the spaces XQStudio pads two-character Chinese names with to line
+/// them up with three-character ones ("吕  钦" is 吕钦); spaces in other names stay.
+fn close_name(name: &str) -> String {
+    let cjk = |c: char| ('\u{3400}'..='\u{9FFF}').contains(&c);
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::with_capacity(name.len());
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_whitespace() {
+            let before = chars[..i].iter().rev().find(|c| !c.is_whitespace());
+            let after = chars[i + 1..].iter().find(|c| !c.is_whitespace());
+            if before.is_some_and(|&b| cjk(b)) && after.is_some_and(|&a| cjk(a)) {
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn gb18030(bytes: &[u8]) -> String {

@@ -82,7 +82,7 @@ fn the_published_example_reads_move_by_move() {
             ("Date", "1997年11月16日"),
             ("Site", "北京"),
             ("Red", "柳大华"),
-            ("Black", "吕  钦"),
+            ("Black", "吕钦"),
             ("Annotator", "刘殿中"),
             ("Author", "过河象"),
             ("Result", "0-1"),
@@ -184,4 +184,13 @@ fn a_hostile_comment_length_is_refused_not_allocated() {
     // Move 1 says it has a comment of 2 GB.
     bytes[0x400 + 12..0x400 + 16].copy_from_slice(&0x7FFF_FFFFu32.to_le_bytes());
     assert_eq!(read_xqf(&bytes), Err(XqfError::Truncated { ply: 1 }));
+}
+
+#[test]
+fn padded_chinese_names_are_closed_up_and_other_names_keep_their_spaces() {
+    assert_eq!(close_name("吕  钦"), "吕钦");
+    assert_eq!(close_name("吕\u{3000}钦"), "吕钦");
+    assert_eq!(close_name("胡荣华"), "胡荣华");
+    assert_eq!(close_name("Wang Tianyi"), "Wang Tianyi");
+    assert_eq!(close_name("Hu 荣华"), "Hu 荣华");
 }
