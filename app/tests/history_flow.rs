@@ -234,8 +234,15 @@ fn a_dhtmlxq_paste_imports_its_main_line() {
     let replay = app.window().global::<ReplayAdapter>();
     assert_eq!(replay.get_total(), 4, "the game's line, not the variation");
     assert_eq!(result_code(&replay.get_outcome()), "win:1");
+    // The paste gave a result, not how it came: no reason is made up for it, in replay or in
+    // the history's row.
+    assert_eq!(replay.get_outcome().reason, "");
     press(&app, "End");
     assert!(point(&app, "c8").contains("black 炮"), "炮2平3 was played");
+    press(&app, "Back");
+    let rows = model(&h.get_rows());
+    assert_eq!(result_code(&rows[0].outcome), "win:1");
+    assert_eq!(rows[0].outcome.reason, "");
 }
 
 /// The study of a game in replay (issue 41): a move other than the game's at move 10 makes a

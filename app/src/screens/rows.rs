@@ -29,7 +29,10 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
         *c = false;
     }
     let entry = super::registry::entry(s.kind);
-    let stored = stored_outcome(s.result.as_deref(), s.reason.as_deref());
+    // An imported game's result is its file's word: the record carries it as a resignation
+    // or an agreed draw, a reason the file never gave.
+    let reason = s.reason.as_deref().filter(|_| s.mode != Mode::Imported);
+    let stored = stored_outcome(s.result.as_deref(), reason);
     let seats = s.players.len();
     let (outcome, to_move) = (entry.row_codes)(stored, to_move, seats);
     let you = you.map_or(-1, |seat| {

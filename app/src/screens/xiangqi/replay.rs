@@ -41,6 +41,9 @@ pub struct ReplaySession {
     /// Red and Black: played by the computer (a role, not a name).
     computers: [bool; 2],
     created_at: i64,
+    /// Read from a file or a paste: its result is the file's word, with no reason for it (the
+    /// record carries a result as a resignation or an agreed draw).
+    imported: bool,
     /// Moves shown of the line.
     pub(super) ply: usize,
     /// The piece picked up to try a move.
@@ -276,6 +279,7 @@ fn load(ctx: &Rc<Ctx>, id: GameId) -> Result<ReplaySession, StoreError> {
         players: loaded.players,
         computers: loaded.computers,
         created_at: loaded.created_at,
+        imported: loaded.imported,
         ply: 0,
         selected: None,
         manual_flip: false,
@@ -427,7 +431,11 @@ pub fn refresh(ctx: &Rc<Ctx>) {
             .collect::<Vec<_>>(),
     )));
     a.set_computers(ModelRc::new(VecModel::from(s.computers.to_vec())));
-    a.set_outcome(crate::screens::session::game_outcome(outcome.as_ref()));
+    let mut shown = crate::screens::session::game_outcome(outcome.as_ref());
+    if s.imported {
+        shown.reason = "".into();
+    }
+    a.set_outcome(shown);
     let opening = opening_of(&s.study.start, &s.moves[..s.ply]);
     a.set_opening(opening.map(|o| opening_name(&o.key())).unwrap_or_default());
     a.set_analysing(s.review.on);
@@ -666,6 +674,7 @@ struct LoadedGame {
     players: [String; 2],
     computers: [bool; 2],
     created_at: i64,
+    imported: bool,
 }
 
 /// Loads a stored game and replays it.
@@ -689,5 +698,6 @@ fn load_xiangqi(ctx: &Rc<Ctx>, id: GameId) -> Result<LoadedGame, StoreError> {
         players: [name(0), name(1)],
         computers: [computer(0), computer(1)],
         created_at: stored.summary.created_at,
+        imported: stored.summary.mode == Mode::Imported,
     })
 }
