@@ -457,12 +457,14 @@ async fn postgres_restarted_under_load_loses_no_acknowledged_move() {
     let acknowledged = Arc::new(AtomicUsize::new(0));
     let refused = Arc::new(AtomicUsize::new(0));
     let quarter = Arc::new(tokio::sync::Notify::new());
+    let (restarted, back) = tokio::sync::watch::channel(false);
     let total = games.len() * OPENING.len();
     let mut tasks = Vec::new();
     for game in games.clone() {
         let (client, base) = (client.clone(), base.clone());
         let (acknowledged, refused, quarter) =
             (acknowledged.clone(), refused.clone(), quarter.clone());
+        let mut back = back.clone();
         tasks.push(tokio::spawn(async move {
             for ply in 0..OPENING.len() {
                 // A refused move is sent again, as the app's outbox does: the same id.
@@ -473,8 +475,9 @@ async fn postgres_restarted_under_load_loses_no_acknowledged_move() {
                         503 => {
                             assert_eq!(body["error"]["code"], "storage", "{body}");
                             refused.fetch_add(1, Ordering::SeqCst);
-                            // The client's pause before trying again.
-                            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                            // Sent again once the database is back (at once after that: a
+                            // connection the restart broke may refuse one more).
+                            let _ = back.wait_for(|up| *up).await;
                         }
                         _ => panic!("{status}: {body}"),
                     }
@@ -496,6 +499,7 @@ async fn postgres_restarted_under_load_loses_no_acknowledged_move() {
         .expect("an answer while the database is down");
     assert_eq!(down.status().as_u16(), 503);
     pg.start();
+    restarted.send_replace(true);
     for t in tasks {
         t.await.unwrap();
     }
