@@ -44,8 +44,9 @@ fn child_plays_then_waits() {
         assert!(!point(&app, to).is_empty(), "the move is on the board");
         println!("shown {}", n + 1);
     }
+    // Nothing more to do but be killed.
     loop {
-        std::thread::sleep(std::time::Duration::from_secs(60));
+        std::thread::park();
     }
 }
 
@@ -167,8 +168,9 @@ fn child_plays_onto_a_full_disk() {
         "the move is on the board"
     );
     println!("\nshown 3");
+    // Nothing more to do but be killed.
     loop {
-        std::thread::sleep(std::time::Duration::from_secs(60));
+        std::thread::park();
     }
 }
 
