@@ -101,7 +101,12 @@ pub fn read_dhtmlxq(text: &str) -> Result<Study, DhtmlXqError> {
                 Some((line, ply)) => (line.parse().ok()?, ply.parse().ok()?),
                 None => (0, id.parse().ok()?),
             };
-            let text = unescape(&v.replace("||", "\n")).trim().to_owned();
+            // A line break is `||`; one written as CR and `||` is one break too, as
+            // Qiguan's writer (which writes CR LF as `||`) reads it back.
+            let text = unescape(&v.replace("||", "\n"))
+                .replace("\r\n", "\n")
+                .trim()
+                .to_owned();
             (!text.is_empty()).then_some(((line, ply), text))
         })
         .collect();

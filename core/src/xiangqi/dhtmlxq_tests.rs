@@ -123,3 +123,15 @@ fn comments_and_names_with_the_formats_own_marks_come_back_whole() {
     assert_eq!(read.tag("Black"), Some("[吕] \\ 钦"));
     assert_eq!(read.moves, study.moves);
 }
+
+/// A comment with a carriage return before its `||` (found by fuzzing): one line break, read
+/// the same after Qiguan writes it back.
+#[test]
+fn a_carriage_return_before_a_line_break_is_one_break_both_ways() {
+    let text = "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist]\
+                [DhtmlXQ_comment1]先手\r||中路[/DhtmlXQ_comment1][/DhtmlXQ]";
+    let study = read_dhtmlxq(text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(study.moves[0].comment.as_deref(), Some("先手\n中路"));
+    let back = read_dhtmlxq(&write_dhtmlxq(&study)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back.moves, study.moves);
+}
