@@ -193,20 +193,23 @@ const MAX_FILE: u64 = 4 << 20;
 /// The file names the import lists: the game files Xiangqi programs write, and text.
 const GAME_FILES: [&str; 6] = ["xqf", "pgn", "txt", "ubb", "fen", "dhtmlxq"];
 
-/// Where the file list starts: the folder it showed last, else the download folder (where the
-/// replay's exports go), else the home folder, else the data folder.
+/// Where the file list starts: the folder it showed last, else where the replay's exports go
+/// (the download folder, or the data folder's exports once there are any), else the home
+/// folder, else the data folder.
 fn first_folder(ctx: &Ctx) -> PathBuf {
     let ui = ctx.ui();
     let last = PathBuf::from(ui.global::<HistoryAdapter>().get_files_folder().as_str());
     if last.is_dir() {
         return last;
     }
-    let dirs = directories::UserDirs::new();
-    dirs.as_ref()
-        .and_then(|d| d.download_dir())
+    let exports = super::exports_folder(ctx);
+    if exports.is_dir() {
+        return exports;
+    }
+    directories::UserDirs::new()
+        .map(|d| d.home_dir().to_owned())
         .filter(|p| p.is_dir())
-        .or_else(|| dirs.as_ref().map(|d| d.home_dir()).filter(|p| p.is_dir()))
-        .map_or_else(|| ctx.data_dir.clone(), |p| p.to_owned())
+        .unwrap_or_else(|| ctx.data_dir.clone())
 }
 
 /// Opens the file list on its first folder.

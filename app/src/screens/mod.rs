@@ -108,6 +108,15 @@ pub(crate) fn sync<T: Clone + PartialEq + 'static>(model: &VecModel<T>, rows: Ve
 }
 
 /// Shows a problem over the current screen.
+/// Where exports go, and where the import's file list looks first: the user's download
+/// folder, else a folder of the data directory.
+pub(crate) fn exports_folder(ctx: &Ctx) -> std::path::PathBuf {
+    directories::UserDirs::new()
+        .and_then(|d| d.download_dir().map(|p| p.to_owned()))
+        .filter(|p| p.is_dir())
+        .unwrap_or_else(|| ctx.data_dir.join("exports"))
+}
+
 pub fn show_error(ctx: &Rc<Ctx>, text: &str) {
     ctx.ui().global::<Nav>().set_error(error_code(text).into());
 }

@@ -19,7 +19,6 @@ use qiguan_core::{Match, Rules};
 use qiguan_ui::{BoardCell, MoveRow, ReplayAdapter, Screen, StudyMove};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::cell::RefCell;
-use std::path::PathBuf;
 use std::rc::Rc;
 
 /// A stored game being replayed.
@@ -638,14 +637,6 @@ fn export(ctx: &Rc<Ctx>) {
     a.set_export_note("".into());
 }
 
-/// Where exports go: the user's download folder, else the data directory.
-fn export_dir(ctx: &Ctx) -> PathBuf {
-    directories::UserDirs::new()
-        .and_then(|d| d.download_dir().map(|p| p.to_owned()))
-        .filter(|p| p.is_dir())
-        .unwrap_or_else(|| ctx.data_dir.join("exports"))
-}
-
 fn save_export(ctx: &Rc<Ctx>) {
     let guard = slot(ctx).borrow();
     let Some(s) = guard.as_ref() else { return };
@@ -653,7 +644,7 @@ fn save_export(ctx: &Rc<Ctx>) {
     let a = ui.global::<ReplayAdapter>();
     let computer = ui.global::<qiguan_ui::Texts>().invoke_computer_name();
     let (text, name) = export_text(s, a.get_export_format(), &computer);
-    let dir = export_dir(ctx);
+    let dir = crate::screens::exports_folder(ctx);
     let path = dir.join(name);
     let written = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, text));
     let note = match written {
