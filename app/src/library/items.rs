@@ -230,6 +230,9 @@ pub enum Applied {
     KeptOurs,
     /// Both sides played the game from the same point: this device's line became a copy.
     Forked,
+    /// A game that does not read as one here (damaged, written by a hostile device, or of a
+    /// newer version): nothing of it was taken.
+    Refused,
 }
 
 /// The change mark of `name`, if any: (generation).
@@ -304,13 +307,62 @@ pub fn apply(tx: &Transaction<'_>, item: &Item) -> Result<Applied, StoreError> {
                 Applied::Taken
             }
         }
-        Item::Game(theirs) => apply_game(tx, theirs, ours)?,
+        Item::Game(theirs) => {
+            if readable(theirs).is_err() {
+                return Ok(Applied::Refused);
+            }
+            apply_game(tx, theirs, ours)?
+        }
     };
     if applied != Applied::KeptOurs {
         // What this device holds is now what the library holds: nothing of it to send.
         unmark(tx, &name)?;
     }
     Ok(applied)
+}
+
+/// Whether a game from another device reads as a game here, as the history and the game
+/// screens will read it: a game this version knows, its options, setup and fair chance as
+/// JSON, actors it can read, a record that replays (with its dealer's seed, where it has
+/// one), and a correspondence game's kept view. Else why not.
+pub fn readable(g: &GameSnapshot) -> Result<(), String> {
+    let kind = crate::store::parse_kind(&g.kind).ok_or_else(|| format!("no game {:?}", g.kind))?;
+    let json = |what: &str, text: &str| {
+        serde_json::from_str::<serde_json::Value>(text).map_err(|e| format!("its {what}: {e}"))
+    };
+    let actions = g
+        .actions
+        .iter()
+        .map(|(actor, action)| {
+            Ok(qiguan_core::RecordEntry {
+                by: actor.parse()?,
+                action: action.clone(),
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let record = qiguan_core::Record {
+        format: qiguan_core::RECORD_FORMAT,
+        game: kind,
+        options: json("options", &g.options)?,
+        setup: json("setup", &g.setup)?,
+        actions,
+        fair: match &g.fair {
+            Some(text) => {
+                Some(serde_json::from_str(text).map_err(|e| format!("its fairness: {e}"))?)
+            }
+            None => None,
+        },
+    };
+    let mut game = qiguan_core::AnyMatch::from_record(&record).map_err(|e| e.to_string())?;
+    if let Some(seed) = &g.chance_seed {
+        game.deal_with(qiguan_core::fair::Dealer::from_hex(seed)?)
+            .map_err(|e| e.to_string())?;
+    }
+    if let Some(view) = g.remote.as_ref().and_then(|r| r.seat_view.as_deref()) {
+        serde_json::from_str::<crate::sync::ServerView>(view)
+            .map_err(|e| format!("its kept view: {e}"))?;
+    }
+    Ok(())
 }
 
 fn local_game(tx: &Transaction<'_>, uid: &str) -> Result<Option<(i64, bool)>, StoreError> {
@@ -569,5 +621,64 @@ mod tests {
             .expect("the game is there");
         let rows = phone.summaries(&[there]).expect("its row");
         assert_eq!(rows[0].opening.as_deref(), Some("D00 顺炮局"));
+    }
+
+    /// Every kind of game this app keeps reads as a game when it arrives (so that
+    /// [`readable`] refuses only what is damaged, hostile or newer): games with chance dealt
+    /// from a committed seed as this device deals them (Aeroplane, flip Junqi), with moves.
+    #[test]
+    fn every_kind_of_game_this_app_keeps_is_readable() {
+        use qiguan_core::fair::Dealer;
+        let dir = tempfile::tempdir().expect("a directory");
+        let mut store = Store::open(&dir.path().join("q.sqlite3")).expect("a store");
+        for (kind, options) in [
+            (GameKind::Xiangqi, serde_json::Value::Null),
+            (GameKind::Junqi, serde_json::Value::Null),
+            (GameKind::Junqi, serde_json::json!({"visibility": "flip"})),
+            (GameKind::SeaLandAir, serde_json::Value::Null),
+            (GameKind::Aeroplane, serde_json::Value::Null),
+        ] {
+            let mut game = AnyMatch::new(kind, &options, &serde_json::Value::Null).expect("a game");
+            let dealer = game.has_chance().then(|| Dealer::new([5; 32]));
+            if let Some(dealer) = &dealer {
+                game.deal_with(dealer.clone()).expect("dealt");
+            }
+            let seats: Vec<String> = (0..game.seat_count()).map(|s| format!("c{s}")).collect();
+            for _ in 0..40 {
+                if dealer.is_some() {
+                    game.resolve_chance_fairly(&seats).expect("chance");
+                }
+                let Some((seat, action)) = (0..game.seat_count()).find_map(|s| {
+                    let seat = Seat::new(s as u8).expect("a seat");
+                    game.legal_actions(Actor::Seat(seat))
+                        .into_iter()
+                        .find(|a| !a.contains("resign") && !a.contains("draw"))
+                        .map(|a| (seat, a))
+                }) else {
+                    break;
+                };
+                game.apply_text(Actor::Seat(seat), &action).expect("legal");
+            }
+            let record = game.record();
+            assert!(record.actions.len() > 2, "{kind:?}: played");
+            let mut new = NewGame::from_record(&record, Mode::PassAndPlay, vec![]);
+            new.chance_seed = dealer.as_ref().map(Dealer::seed_hex);
+            let id = store
+                .create_game_with(&new, &record.actions, &Standing::of(&game), 1)
+                .expect("stored");
+            let uid = store.uid(id).expect("its uid");
+            let Some(Item::Game(g)) = snapshot(&store, &format!("g:{uid}")).expect("read") else {
+                panic!("{kind:?}: no game to send");
+            };
+            assert_eq!(readable(&g), Ok(()), "{kind:?} {options}");
+            let mut broken = (*g).clone();
+            broken
+                .actions
+                .push((broken.actions[0].0.clone(), "nowhere".into()));
+            assert!(
+                readable(&broken).is_err(),
+                "{kind:?}: a move that is not one"
+            );
+        }
     }
 }

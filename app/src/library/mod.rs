@@ -628,78 +628,120 @@ impl Library {
                         .bearer_auth(&link.token),
                 )
                 .await?;
-            let tx = self.store.conn.transaction().map_err(storage)?;
-            let mut changed = Vec::new();
-            let mut last = cursor;
-            for e in &page.entries {
-                last = last.max(e.seq);
-                let known: Option<String> = tx
-                    .query_row(
-                        "SELECT entry FROM library_slots WHERE slot = ?1",
-                        [&e.slot],
-                        |r| r.get(0),
-                    )
-                    .optional()
-                    .map_err(storage)?;
-                if known.as_deref() == Some(e.entry.as_str()) {
-                    continue; // this device's own write, or one already applied
-                }
-                let opened = B64.decode(&e.blob).ok().and_then(|b| {
-                    keys.open_entry(&link.library_id, &e.slot, &e.entry, &b)
-                        .ok()
-                });
-                let Some(plain) = opened else {
-                    done.unreadable += 1;
-                    continue;
-                };
-                match serde_json::from_slice::<Item>(&plain) {
-                    Ok(item) if keys.slot(&item.name()) == e.slot => {
-                        match items::apply(&tx, &item)? {
-                            items::Applied::Forked => done.forked += 1,
-                            items::Applied::Taken | items::Applied::KeptOurs => {}
-                        }
-                        if let Item::Game(g) = &item
-                            && let Some(id) = tx
-                                .query_row("SELECT id FROM games WHERE uid = ?1", [&g.uid], |r| {
-                                    r.get(0)
-                                })
-                                .optional()
-                                .map_err(storage)?
-                        {
-                            changed.push(crate::store::GameId(id));
-                        }
-                        done.taken += 1;
-                    }
-                    _ => {
-                        // A device's name, or an item of a newer version.
-                        if let Ok(v) = serde_json::from_slice::<serde_json::Value>(&plain)
-                            && v["item"] == "device-name"
-                        {
-                            tx.execute(
-                                "INSERT INTO settings (key, value) VALUES (?1, ?2)
-                                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                                params![
-                                    format!("{DEVICE_NAME}{}", e.slot),
-                                    v["name"].as_str().unwrap_or("")
-                                ],
-                            )
-                            .map_err(storage)?;
-                        } else {
-                            done.unreadable += 1;
-                        }
-                    }
-                }
-                items::remember_entry(&tx, &e.slot, &e.entry)?;
-            }
-            tx.execute("UPDATE library SET cursor = ?1", [last])
-                .map_err(storage)?;
-            tx.commit().map_err(storage)?;
-            self.changed.extend(changed);
+            self.apply_page(link, &keys, cursor, &page, done)?;
             self.progressed(done);
             if !page.more {
                 return Ok(());
             }
         }
+    }
+
+    /// Applies a page of entries read from the server after `cursor`, with the cursor past
+    /// it, in one transaction.
+    /// An entry that cannot be opened or read, or that is not in the slot its item belongs
+    /// in, is counted as unreadable and skipped.
+    fn apply_page(
+        &mut self,
+        link: &Link,
+        keys: &Keys,
+        cursor: i64,
+        page: &Page,
+        done: &mut Synced,
+    ) -> Result<(), SyncError> {
+        let tx = self.store.conn.transaction().map_err(storage)?;
+        let mut changed = Vec::new();
+        let mut last = cursor;
+        for e in &page.entries {
+            last = last.max(e.seq);
+            let known: Option<String> = tx
+                .query_row(
+                    "SELECT entry FROM library_slots WHERE slot = ?1",
+                    [&e.slot],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(storage)?;
+            if known.as_deref() == Some(e.entry.as_str()) {
+                continue; // this device's own write, or one already applied
+            }
+            let opened = B64.decode(&e.blob).ok().and_then(|b| {
+                keys.open_entry(&link.library_id, &e.slot, &e.entry, &b)
+                    .ok()
+            });
+            let Some(plain) = opened else {
+                done.unreadable += 1;
+                continue;
+            };
+            match serde_json::from_slice::<Item>(&plain) {
+                Ok(item) if keys.slot(&item.name()) == e.slot => {
+                    match items::apply(&tx, &item)? {
+                        items::Applied::Forked => done.forked += 1,
+                        items::Applied::Refused => {
+                            done.unreadable += 1;
+                            items::remember_entry(&tx, &e.slot, &e.entry)?;
+                            continue;
+                        }
+                        items::Applied::Taken | items::Applied::KeptOurs => {}
+                    }
+                    if let Item::Game(g) = &item
+                        && let Some(id) = tx
+                            .query_row("SELECT id FROM games WHERE uid = ?1", [&g.uid], |r| {
+                                r.get(0)
+                            })
+                            .optional()
+                            .map_err(storage)?
+                    {
+                        changed.push(crate::store::GameId(id));
+                    }
+                    done.taken += 1;
+                }
+                _ => {
+                    // A device's name, or an item of a newer version.
+                    if let Ok(v) = serde_json::from_slice::<serde_json::Value>(&plain)
+                        && v["item"] == "device-name"
+                    {
+                        tx.execute(
+                            "INSERT INTO settings (key, value) VALUES (?1, ?2)
+                             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                            params![
+                                format!("{DEVICE_NAME}{}", e.slot),
+                                v["name"].as_str().unwrap_or("")
+                            ],
+                        )
+                        .map_err(storage)?;
+                    } else {
+                        done.unreadable += 1;
+                    }
+                }
+            }
+            items::remember_entry(&tx, &e.slot, &e.entry)?;
+        }
+        tx.execute("UPDATE library SET cursor = ?1", [last])
+            .map_err(storage)?;
+        tx.commit().map_err(storage)?;
+        self.changed.extend(changed);
+        Ok(())
+    }
+
+    /// Takes a page of entries as the server's answer body: for the fuzz target `library`
+    /// (fuzz/app), which plays a linked device that writes hostile or damaged entries. What
+    /// was taken, forked and found unreadable.
+    #[doc(hidden)]
+    pub fn take_page(&mut self, body: &[u8]) -> Result<Synced, SyncError> {
+        let link = self
+            .link()?
+            .ok_or_else(|| protocol("this device is in no library"))?;
+        let page: Page = crate::sync::read_answer(200, body)?;
+        let mut done = Synced::default();
+        self.apply_page(&link, &Keys::new(&link.key), link.cursor, &page, &mut done)?;
+        Ok(done)
+    }
+
+    /// Makes this device's place in a library without a server: for the fuzz target
+    /// `library`.
+    #[doc(hidden)]
+    pub fn enter_offline(&mut self, link: &Link) -> Result<(), SyncError> {
+        self.enter(link)
     }
 
     /// Writes the marked items; true when all were written, false when the server refused a
