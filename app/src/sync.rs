@@ -266,21 +266,7 @@ impl Client {
             .bytes()
             .await
             .map_err(|e| SyncError::Offline(e.to_string()))?;
-        let body: Value = if bytes.is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_slice(&bytes).map_err(|e| SyncError::Protocol(e.to_string()))?
-        };
-        if (200..300).contains(&status) {
-            return serde_json::from_value(body).map_err(|e| SyncError::Protocol(e.to_string()));
-        }
-        let text = |k: &str| body["error"][k].as_str().unwrap_or("").to_owned();
-        Err(SyncError::Refused {
-            status,
-            code: text("code"),
-            message: text("message"),
-            current: body.get("current").cloned(),
-        })
+        read_answer(status, &bytes)
     }
 
     /// Asks `server` whether it is a Qiguan server (its `/health`): `Ok` when it answers as one,
@@ -412,6 +398,30 @@ impl Client {
     }
 }
 
+/// Reads a server's answer: a 2xx answer's JSON (`null` for an empty body) as `T`, any other
+/// as [`SyncError::Refused`] with the server's code and, where it sent one, the game as it
+/// stands. Whatever the bytes, an error and never a panic (fuzz target `answers`).
+pub(crate) fn read_answer<T: serde::de::DeserializeOwned>(
+    status: u16,
+    bytes: &[u8],
+) -> Result<T, SyncError> {
+    let body: Value = if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(bytes).map_err(|e| SyncError::Protocol(e.to_string()))?
+    };
+    if (200..300).contains(&status) {
+        return serde_json::from_value(body).map_err(|e| SyncError::Protocol(e.to_string()));
+    }
+    let text = |k: &str| body["error"][k].as_str().unwrap_or("").to_owned();
+    Err(SyncError::Refused {
+        status,
+        code: text("code"),
+        message: text("message"),
+        current: body.get("current").cloned(),
+    })
+}
+
 /// What a flush did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Flushed {
@@ -471,6 +481,49 @@ impl Correspondence {
             client: Client::new(),
             heard: Vec::new(),
         })
+    }
+
+    /// The engine on a store and client of the caller's: for the fuzz targets (fuzz/app),
+    /// which give it servers' answers without a network.
+    #[doc(hidden)]
+    pub fn with(store: Store, client: Client) -> Correspondence {
+        Correspondence {
+            store,
+            client,
+            heard: Vec::new(),
+        }
+    }
+
+    /// Stores a new game from the body of a server's answer about it, as `create` and `join`
+    /// do with the view they fetch: for the fuzz target `answers`.
+    #[doc(hidden)]
+    pub fn take_new_game(
+        &mut self,
+        remote: &RemoteGame,
+        body: &[u8],
+        my_name: &str,
+    ) -> Result<GameId, SyncError> {
+        let view: ServerView = read_answer(200, body)?;
+        self.store_new(remote, &view, my_name)
+    }
+
+    /// Takes a server's answer about game `id` (its HTTP status and body) as a flush, a
+    /// refresh or a long poll does: a game's view is mirrored, a refusal's game as it stands
+    /// too. True if anything changed. For the fuzz target `answers`.
+    #[doc(hidden)]
+    pub fn take_answer(&mut self, id: GameId, status: u16, body: &[u8]) -> Result<bool, SyncError> {
+        let remote = self.remote(id)?;
+        let view = match read_answer::<ServerView>(status, body) {
+            Ok(view) => view,
+            Err(SyncError::Refused {
+                current: Some(current),
+                ..
+            }) => {
+                serde_json::from_value(current).map_err(|e| SyncError::Protocol(e.to_string()))?
+            }
+            Err(e) => return Err(e),
+        };
+        self.mirror(&remote, &view)
     }
 
     /// Returns the local store.
