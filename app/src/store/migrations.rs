@@ -236,8 +236,13 @@ CREATE INDEX game_openings_by_opening ON game_openings (opening);
 
 /// Brings the schema from `from` up to [`SCHEMA_VERSION`].
 pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError> {
+    if from >= SCHEMA_VERSION {
+        return Ok(());
+    }
+    // Every step in one transaction: a file that fails at any step (damaged, or not Qiguan's)
+    // is left exactly as it was, never half brought up to date.
+    let tx = conn.transaction()?;
     for version in from + 1..=SCHEMA_VERSION {
-        let tx = conn.transaction()?;
         match version {
             1 => tx.execute_batch(V1)?,
             2 => {
@@ -266,8 +271,8 @@ pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError
             _ => unreachable!("no migration to version {version}"),
         }
         tx.pragma_update(None, "user_version", version)?;
-        tx.commit()?;
     }
+    tx.commit()?;
     Ok(())
 }
 

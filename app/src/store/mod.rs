@@ -443,8 +443,6 @@ impl Store {
                 found: version,
             });
         }
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(corrupt)?;
         // FULL: a move the UI showed as made survives power loss, not only a crash.
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
@@ -453,10 +451,16 @@ impl Store {
             conn,
             path: path.to_owned(),
         };
+        // The schema brought up to date in one transaction, before the switch to WAL (which
+        // writes the file's header): a file that fails on the way is left as it was.
         migrations::migrate(&mut store.conn, version).map_err(|e| match e {
             StoreError::Sqlite(e) => corrupt(e),
             other => other,
         })?;
+        store
+            .conn
+            .pragma_update(None, "journal_mode", "WAL")
+            .map_err(corrupt)?;
         Ok(store)
     }
 
