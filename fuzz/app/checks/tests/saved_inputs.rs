@@ -1,39 +1,11 @@
-//! Every input the fuzz targets keep, checked on stable in `cargo test`: the seed corpus
-//! (`fuzz/corpus/<target>/`) and every input that once crashed a target
-//! (`fuzz/regressions/<target>/`), so that a fix stays fixed without nightly or libFuzzer.
+//! The app's targets' saved inputs, replayed on stable (see `fuzz/saved_inputs.rs`): their
+//! corpus and regression folders are under `fuzz/` with the core's and server's.
 
-use std::path::{Path, PathBuf};
-
-fn inputs(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_file())
-        .collect();
-    files.sort();
-    files
-}
+#[path = "../../../saved_inputs.rs"]
+mod saved_inputs;
 
 #[test]
 fn every_saved_input_passes_its_targets_check() {
-    // The corpus and regression folders are shared with the core's and server's targets.
-    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut seeds = 0;
-    for (name, check) in qiguan_fuzz_app_checks::TARGETS {
-        let corpus = inputs(&fuzz.join("corpus").join(name));
-        assert!(!corpus.is_empty(), "{name}: no seed inputs");
-        seeds += corpus.len();
-        for path in corpus
-            .iter()
-            .chain(&inputs(&fuzz.join("regressions").join(name)))
-        {
-            let data = std::fs::read(path).expect("a saved input");
-            let outcome = std::panic::catch_unwind(|| check(&data));
-            assert!(outcome.is_ok(), "{name}: {} fails", path.display());
-        }
-    }
-    assert!(seeds >= 6, "only {seeds} seed inputs");
+    let fuzz = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    saved_inputs::replay(&fuzz, qiguan_fuzz_app_checks::TARGETS, 6);
 }
