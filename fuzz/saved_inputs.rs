@@ -6,6 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
+/// A target's check of one input.
+type Check = fn(&[u8]);
+
 fn inputs(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -21,7 +24,7 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
 
 /// Runs each target's check on its saved inputs under `fuzz` (the `fuzz/` folder); every
 /// target must have seeds, at least `min_seeds` in all.
-pub fn replay(fuzz: &Path, targets: &[(&str, fn(&[u8]))], min_seeds: usize) {
+pub fn replay(fuzz: &Path, targets: &[(&str, Check)], min_seeds: usize) {
     let mut seeds = 0;
     for (name, check) in targets {
         let corpus = inputs(&fuzz.join("corpus").join(name));
