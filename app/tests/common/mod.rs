@@ -964,6 +964,12 @@ fn xiangqi_tour(app: &App, language: Language, visit: &mut impl FnMut(&App, &str
     i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(300));
     visit(app, "play-check");
     i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(1500));
+    // A move refused because the data folder cannot be written to (app/tests/crash.rs makes
+    // it happen): the dialog over the board, once the call has gone.
+    i_slint_backend_testing::mock_elapsed_time(Duration::from_millis(3000));
+    ui.global::<Nav>().set_error("storage-read-only".into());
+    visit(app, "storage-error");
+    ui.global::<Nav>().set_error(Default::default());
     ui.global::<Nav>().invoke_back();
 
     let h = ui.global::<HistoryAdapter>();
