@@ -121,31 +121,10 @@ pub fn show_error(ctx: &Rc<Ctx>, text: &str) {
     let mut code = error_code(text);
     // SQLite says only "disk I/O error" when a write is refused; a data folder that takes no
     // new file is one the player can mend (allow writing there), so it is named as such.
-    if code == "storage-io" && !takes_files(&ctx.data_dir) {
+    if code == "storage-io" && !crate::store::takes_files(&ctx.data_dir) {
         code = "storage-read-only";
     }
     ctx.ui().global::<Nav>().set_error(code.into());
-}
-
-/// Whether a new file can be made in `dir` (made and removed at once).
-fn takes_files(dir: &std::path::Path) -> bool {
-    let probe = dir.join(".qiguan-write-probe");
-    match std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe)
-    {
-        Ok(_) => {
-            let _ = std::fs::remove_file(&probe);
-            true
-        }
-        // Left over from an earlier probe: the folder did take it.
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            let _ = std::fs::remove_file(&probe);
-            true
-        }
-        Err(_) => false,
-    }
 }
 
 /// What the error dialog shows for a failure's text: a storage failure the player can do

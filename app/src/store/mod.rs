@@ -1041,6 +1041,21 @@ fn fair_json(fair: Option<&Fairness>) -> Option<String> {
     fair.and_then(|f| serde_json::to_string(f).ok())
 }
 
+/// Whether a new file can be made in the folder `dir` (one is made and removed at once): what
+/// tells a data folder that cannot be written to from a failing disk, which SQLite reports
+/// alike ("disk I/O error").
+pub fn takes_files(dir: &Path) -> bool {
+    let probe = dir.join(".qiguan-write-probe");
+    let made = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&probe)
+        .is_ok();
+    let _ = std::fs::remove_file(&probe);
+    made
+}
+
 /// Renames a damaged database (and its WAL files) aside, keeping it, so a new one can start.
 pub fn set_aside(db: &Path, now: i64) -> std::io::Result<PathBuf> {
     let kept = db.with_extension(format!("sqlite.damaged-{now}"));
