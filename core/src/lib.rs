@@ -75,6 +75,7 @@ pub mod record;
 pub(crate) mod rng;
 pub mod sealandair;
 pub mod seat;
+pub mod share;
 mod svg;
 pub mod xiangqi;
 

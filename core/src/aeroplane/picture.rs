@@ -80,8 +80,50 @@ pub fn board_svg() -> String {
     start(&mut out, WIDTH, height);
     let _ = writeln!(
         out,
-        r##"<title>Aeroplane chess: the board, with red's steps</title>
-<rect width="100%" height="100%" fill="#fbf5e6"/>"##
+        "<title>Aeroplane chess: the board, with red's steps</title>"
+    );
+    draw_board(&mut out);
+    // Red's steps, as the rules page counts them.
+    let red = Colour::Red;
+    text(&mut out, centre(take_off_cell(red)), 10.0, "#ffffff", "0");
+    for step in 1..=HOME_TURN {
+        if let Some(s) = red.square(step) {
+            text(
+                &mut out,
+                centre(square_cell(s)),
+                10.0,
+                "#ffffff",
+                &step.to_string(),
+            );
+        }
+    }
+    for step in HOME_TURN + 1..GOAL {
+        text(
+            &mut out,
+            centre(home_cell(red, step)),
+            10.0,
+            tone(red),
+            &step.to_string(),
+        );
+    }
+    legend(&mut out);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The board's size in pixels, without the legend.
+pub(crate) const SIZE: (f64, f64) = (WIDTH, BOARD_HEIGHT);
+
+/// The centre of a grid cell in the picture.
+pub(crate) fn cell_centre(cell: geometry::Cell) -> (f64, f64) {
+    centre(px(cell))
+}
+
+/// Draws the board: hangars, the goal, the track, home columns, take-off points and flights.
+pub(crate) fn draw_board(out: &mut String) {
+    let _ = writeln!(
+        out,
+        r##"<rect width="100%" height="100%" fill="#fbf5e6"/>"##
     );
     // The hangars in the corners, red's top left and the others clockwise, with the colour's
     // name.
@@ -98,7 +140,7 @@ pub fn board_svg() -> String {
             tone(c)
         );
         text(
-            &mut out,
+            out,
             centre((x + 2.25, y + 2.25)),
             14.0,
             tone(c),
@@ -130,13 +172,13 @@ pub fn board_svg() -> String {
             tone(c)
         );
     }
-    text(&mut out, mid, 12.0, "#ffffff", "终点");
+    text(out, mid, 12.0, "#ffffff", "终点");
     // The track, the home columns and the take-off points.
     for s in 0..TRACK {
         let c = square_colour(s);
         let shortcut = c.square(SHORTCUT) == Some(s);
         square(
-            &mut out,
+            out,
             square_cell(s),
             tone(c),
             if shortcut { "#2b2118" } else { tone(c) },
@@ -145,7 +187,7 @@ pub fn board_svg() -> String {
     }
     for c in Colour::ALL {
         for step in HOME_TURN + 1..GOAL {
-            square(&mut out, home_cell(c, step), pale(c), tone(c), 1.5);
+            square(out, home_cell(c, step), pale(c), tone(c), 1.5);
         }
         let at = centre(take_off_cell(c));
         let _ = writeln!(
@@ -167,32 +209,17 @@ pub fn board_svg() -> String {
             );
         }
     }
-    // Red's steps, as the rules page counts them.
-    let red = Colour::Red;
-    text(&mut out, centre(take_off_cell(red)), 10.0, "#ffffff", "0");
-    for step in 1..=HOME_TURN {
-        if let Some(s) = red.square(step) {
-            text(
-                &mut out,
-                centre(square_cell(s)),
-                10.0,
-                "#ffffff",
-                &step.to_string(),
-            );
-        }
-    }
-    for step in HOME_TURN + 1..GOAL {
-        text(
-            &mut out,
-            centre(home_cell(red, step)),
-            10.0,
-            tone(red),
-            &step.to_string(),
-        );
-    }
-    legend(&mut out);
-    out.push_str("</svg>\n");
-    out
+}
+
+/// Draws a plane of colour `c` centred on `(x, y)`, with its number.
+pub(crate) fn draw_plane(out: &mut String, (x, y): (f64, f64), c: Colour, number: &str) {
+    let _ = writeln!(
+        out,
+        r##"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="{}" stroke="#2b2118" stroke-width="1.5"/>"##,
+        CELL / 2.0 - 3.0,
+        tone(c)
+    );
+    text(out, (x, y), 12.0, "#ffffff", number);
 }
 
 fn legend(out: &mut String) {

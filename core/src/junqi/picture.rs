@@ -8,6 +8,7 @@
 //! at the bottom.
 
 use super::board::{COLUMNS, MOUNTAINS, POINTS, Point, graph};
+use super::pieces::Side;
 use crate::svg::{line, start, text};
 use std::fmt::Write;
 
@@ -65,53 +66,8 @@ pub fn board_svg() -> String {
     let mut out = String::new();
     let height = BOARD_HEIGHT + LEGEND;
     start(&mut out, WIDTH, height);
-    let _ = writeln!(
-        out,
-        r##"<title>Junqi: the board</title>
-<rect width="100%" height="100%" fill="#fbf6e9"/>"##
-    );
-    // The two halves, and the front between them.
-    for (y0, y1) in [(row_y(11), row_y(6)), (row_y(5), row_y(0))] {
-        let _ = writeln!(
-            out,
-            r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#f1e3b5" rx="6"/>"##,
-            SIDE - 30.0,
-            y0 - 20.0,
-            WIDTH - 2.0 * SIDE + 60.0,
-            y1 - y0 + 40.0
-        );
-    }
-    // Roads first, then the railways over them: black, then a light line inside, so that
-    // each railway shows as a double line.
-    let all = links();
-    for &(a, b, rail) in &all {
-        if !rail {
-            line(&mut out, centre(a), centre(b), ROAD);
-        }
-    }
-    for inside in [false, true] {
-        for &(a, b, rail) in &all {
-            if rail {
-                line(
-                    &mut out,
-                    centre(a),
-                    centre(b),
-                    if inside { RAIL_INSIDE } else { RAIL },
-                );
-            }
-        }
-    }
-    // The mountains: nothing crosses between the two points of each pair.
-    for (a, b) in MOUNTAINS {
-        let (Some(a), Some(b)) = (Point::from_index(a), Point::from_index(b)) else {
-            continue;
-        };
-        let ((xa, ya), (xb, yb)) = (centre(a), centre(b));
-        mountain(&mut out, ((xa + xb) / 2.0, (ya + yb) / 2.0));
-    }
-    for p in Point::all() {
-        point(&mut out, p);
-    }
+    let _ = writeln!(out, "<title>Junqi: the board</title>");
+    draw_board(&mut out);
     text(
         &mut out,
         (WIDTH / 2.0, BOARD_HEIGHT - 13.0),
@@ -129,6 +85,85 @@ pub fn board_svg() -> String {
     legend(&mut out);
     out.push_str("</svg>\n");
     out
+}
+
+/// The board's size in pixels, without the legend.
+pub(crate) const SIZE: (f64, f64) = (WIDTH, BOARD_HEIGHT);
+
+/// Draws the board: its background, the two halves, roads, railways, mountains and points.
+pub(crate) fn draw_board(out: &mut String) {
+    let _ = writeln!(
+        out,
+        r##"<rect width="100%" height="100%" fill="#fbf6e9"/>"##
+    );
+    // The two halves, and the front between them.
+    for (y0, y1) in [(row_y(11), row_y(6)), (row_y(5), row_y(0))] {
+        let _ = writeln!(
+            out,
+            r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#f1e3b5" rx="6"/>"##,
+            SIDE - 30.0,
+            y0 - 20.0,
+            WIDTH - 2.0 * SIDE + 60.0,
+            y1 - y0 + 40.0
+        );
+    }
+    // Roads first, then the railways over them: black, then a light line inside, so that
+    // each railway shows as a double line.
+    let all = links();
+    for &(a, b, rail) in &all {
+        if !rail {
+            line(out, centre(a), centre(b), ROAD);
+        }
+    }
+    for inside in [false, true] {
+        for &(a, b, rail) in &all {
+            if rail {
+                line(
+                    out,
+                    centre(a),
+                    centre(b),
+                    if inside { RAIL_INSIDE } else { RAIL },
+                );
+            }
+        }
+    }
+    // The mountains: nothing crosses between the two points of each pair.
+    for (a, b) in MOUNTAINS {
+        let (Some(a), Some(b)) = (Point::from_index(a), Point::from_index(b)) else {
+            continue;
+        };
+        let ((xa, ya), (xb, yb)) = (centre(a), centre(b));
+        mountain(out, ((xa + xb) / 2.0, (ya + yb) / 2.0));
+    }
+    for p in Point::all() {
+        point(out, p);
+    }
+}
+
+/// Draws a piece on the point centred on `(x, y)`: South's red, North's blue, or grey when
+/// no one knows whose it is (a face-down piece in flip mode); with its Chinese name, or blank
+/// when it is hidden.
+pub(crate) fn draw_piece(
+    out: &mut String,
+    (x, y): (f64, f64),
+    side: Option<Side>,
+    name: Option<&str>,
+) {
+    let ink = match side {
+        Some(Side::South) => "#b8241c",
+        Some(Side::North) => "#1c3f8a",
+        None => "#6b6255",
+    };
+    let fill = if name.is_some() { "#fdf3dc" } else { ink };
+    let _ = writeln!(
+        out,
+        r##"<rect x="{:.1}" y="{:.1}" width="48" height="28" rx="5" fill="{fill}" stroke="{ink}" stroke-width="2"/>"##,
+        x - 24.0,
+        y - 14.0
+    );
+    if let Some(name) = name {
+        text(out, (x, y), 15.0, ink, name);
+    }
 }
 
 /// Draws two peaks centred on `at`.

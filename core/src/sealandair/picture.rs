@@ -167,10 +167,28 @@ pub fn board_svg() -> String {
     let mut out = String::new();
     let height = BOARD_HEIGHT + LEGEND;
     start(&mut out, WIDTH, height);
+    let _ = writeln!(out, "<title>Sea-land-air battle chess: the board</title>");
+    draw_board(&mut out);
+    text(&mut out, xy(6.0, -2.9), 11.0, "#8a1010", "South 南 (red)");
+    text(&mut out, xy(6.0, 24.9), 11.0, "#1c3f8a", "North 北 (blue)");
+    legend(&mut out);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The board's size in pixels, without the legend.
+pub(crate) const SIZE: (f64, f64) = (WIDTH, BOARD_HEIGHT);
+
+/// The centre of a point in the picture.
+pub(crate) fn centre(p: Point) -> (f64, f64) {
+    px(p.position())
+}
+
+/// Draws the board: land and sea, the territory line, every line and route, and the points.
+pub(crate) fn draw_board(out: &mut String) {
     let _ = writeln!(
         out,
-        r##"<title>Sea-land-air battle chess: the board</title>
-<rect width="100%" height="100%" fill="#fbf6e9"/>"##
+        r##"<rect width="100%" height="100%" fill="#fbf6e9"/>"##
     );
     // The land and sea areas, and the territory line.
     let (x0, y1) = xy(-1.0, -1.0);
@@ -192,7 +210,7 @@ pub fn board_svg() -> String {
     let (lx0, ly) = xy(-4.5, 11.0);
     let (lx1, _) = xy(16.5, 11.0);
     line(
-        &mut out,
+        out,
         (lx0, ly),
         (lx1, ly),
         r##"stroke="#7a5c2e" stroke-width="2.5""##,
@@ -203,13 +221,30 @@ pub fn board_svg() -> String {
         r##"<text x="{tx:.1}" y="{:.1}" font-size="{LABEL}" fill="#7a5c2e">国界</text>"##,
         ty - 6.0
     );
-    let mut clear = lines(&mut out);
-    points(&mut out, &mut clear);
-    text(&mut out, xy(6.0, -2.9), 11.0, "#8a1010", "South 南 (red)");
-    text(&mut out, xy(6.0, 24.9), 11.0, "#1c3f8a", "North 北 (blue)");
-    legend(&mut out);
-    out.push_str("</svg>\n");
-    out
+    let mut clear = lines(out);
+    points(out, &mut clear);
+}
+
+/// Draws a piece centred on `(x, y)`: South's red or North's blue, with its short Chinese
+/// name, or blank when it is hidden.
+pub(crate) fn draw_piece(out: &mut String, (x, y): (f64, f64), north: bool, name: Option<&str>) {
+    let ink = if north { "#1c3f8a" } else { "#b8241c" };
+    let fill = if name.is_some() { "#fdf3dc" } else { ink };
+    let _ = writeln!(
+        out,
+        r##"<rect x="{:.1}" y="{:.1}" width="34" height="22" rx="4" fill="{fill}" stroke="{ink}" stroke-width="1.8"/>"##,
+        x - 17.0,
+        y - 11.0
+    );
+    if let Some(name) = name {
+        text(
+            out,
+            (x, y),
+            if name.chars().count() > 2 { 10.0 } else { 13.0 },
+            ink,
+            name,
+        );
+    }
 }
 
 /// Draws every link, line, route and arrow; returns what words must keep clear of.

@@ -40,8 +40,33 @@ pub fn board_svg() -> String {
     start(&mut out, WIDTH, HEIGHT);
     let _ = writeln!(
         out,
-        r##"<title>Xiangqi: the board and the starting position</title>
-<rect width="100%" height="100%" fill="#fbf6e9"/>"##
+        "<title>Xiangqi: the board and the starting position</title>"
+    );
+    draw_board(&mut out);
+    // The pieces where the game starts.
+    let start = Position::start();
+    for sq in Square::all() {
+        if let Some(piece) = start.piece_at(sq) {
+            draw_piece(
+                &mut out,
+                centre(sq),
+                piece.color() == Color::Red,
+                &chinese_name(piece.color(), piece.kind()).to_string(),
+            );
+        }
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The picture's size in pixels.
+pub(crate) const SIZE: (f64, f64) = (WIDTH, HEIGHT);
+
+/// Draws the board without pieces: its background, lines, river, palaces and numbers.
+pub(crate) fn draw_board(out: &mut String) {
+    let _ = writeln!(
+        out,
+        r##"<rect width="100%" height="100%" fill="#fbf6e9"/>"##
     );
     let (x0, y0) = xy(0, RANKS - 1);
     let (x1, y1) = xy(FILES - 1, 0);
@@ -55,7 +80,7 @@ pub fn board_svg() -> String {
     );
     // The ranks run across the board; the files stop at the river, but for the two edges.
     for rank in 0..RANKS {
-        line(&mut out, xy(0, rank), xy(FILES - 1, rank), LINE);
+        line(out, xy(0, rank), xy(FILES - 1, rank), LINE);
     }
     for file in 0..FILES {
         let edge = file == 0 || file == FILES - 1;
@@ -71,7 +96,7 @@ pub fn board_svg() -> String {
                 .to_vec()
         };
         for (a, b) in halves {
-            line(&mut out, xy(file, a), xy(file, b), LINE);
+            line(out, xy(file, a), xy(file, b), LINE);
         }
     }
     // The palaces: the diagonals of each 3×3 square.
@@ -80,9 +105,9 @@ pub fn board_svg() -> String {
             .filter(|sq| in_palace(color, sq.index()))
             .collect();
         let (lo, hi) = (points[0], points[points.len() - 1]);
-        line(&mut out, centre(lo), centre(hi), LINE);
+        line(out, centre(lo), centre(hi), LINE);
         line(
-            &mut out,
+            out,
             xy(hi.file(), lo.rank()),
             xy(lo.file(), hi.rank()),
             LINE,
@@ -90,69 +115,41 @@ pub fn board_svg() -> String {
     }
     // The river, between the two halves.
     let river = (xy(0, 4).1 + xy(0, 5).1) / 2.0;
-    text(&mut out, (xy(2, 0).0, river), 20.0, "#5a3a1a", "楚 河");
-    text(&mut out, (xy(6, 0).0, river), 20.0, "#5a3a1a", "漢 界");
+    text(out, (xy(2, 0).0, river), 20.0, "#5a3a1a", "楚 河");
+    text(out, (xy(6, 0).0, river), 20.0, "#5a3a1a", "漢 界");
     // The files as each side counts them, and the coordinates.
     const RED_NUMERALS: [&str; 9] = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
     for file in 0..FILES {
         let (x, bottom) = xy(file, 0);
         let (_, top) = xy(file, RANKS - 1);
         text(
-            &mut out,
+            out,
             (x, bottom + 36.0),
             14.0,
             RED,
             RED_NUMERALS[FILES - 1 - file],
         );
         text(
-            &mut out,
+            out,
             (x, bottom + 54.0),
             10.0,
             "#8a7a66",
             &((b'a' + file as u8) as char).to_string(),
         );
-        text(
-            &mut out,
-            (x, top - 36.0),
-            14.0,
-            BLACK,
-            &(file + 1).to_string(),
-        );
+        text(out, (x, top - 36.0), 14.0, BLACK, &(file + 1).to_string());
     }
     for rank in 0..RANKS {
         let (x, y) = xy(0, rank);
-        text(
-            &mut out,
-            (x - 32.0, y),
-            10.0,
-            "#8a7a66",
-            &(rank + 1).to_string(),
-        );
+        text(out, (x - 32.0, y), 10.0, "#8a7a66", &(rank + 1).to_string());
     }
-    // The pieces where the game starts.
-    let start = Position::start();
-    for sq in Square::all() {
-        let Some(piece) = start.piece_at(sq) else {
-            continue;
-        };
-        let (x, y) = centre(sq);
-        let ink = if piece.color() == Color::Red {
-            RED
-        } else {
-            BLACK
-        };
-        let _ = writeln!(
-            out,
-            r##"<circle cx="{x:.1}" cy="{y:.1}" r="16" fill="#fdf3dc" stroke="{ink}" stroke-width="2"/>"##
-        );
-        text(
-            &mut out,
-            (x, y),
-            18.0,
-            ink,
-            &chinese_name(piece.color(), piece.kind()).to_string(),
-        );
-    }
-    out.push_str("</svg>\n");
-    out
+}
+
+/// Draws a piece centred on `(x, y)`: red or black, with its Chinese name.
+pub(crate) fn draw_piece(out: &mut String, (x, y): (f64, f64), red: bool, name: &str) {
+    let ink = if red { RED } else { BLACK };
+    let _ = writeln!(
+        out,
+        r##"<circle cx="{x:.1}" cy="{y:.1}" r="16" fill="#fdf3dc" stroke="{ink}" stroke-width="2"/>"##
+    );
+    text(out, (x, y), 18.0, ink, name);
 }
