@@ -27,6 +27,7 @@ pub const ENTRIES_BODY_LIMIT: usize = 1024 * 1024;
 pub struct AppState {
     pub games: Arc<Games>,
     pub libraries: Arc<crate::library::Libraries>,
+    pub shares: Arc<crate::shares::Shares>,
     pub limits: Arc<Limits>,
 }
 
@@ -51,6 +52,14 @@ pub fn router(state: AppState) -> Router {
         .route("/api/library/pairings", post(library_offer))
         .route("/api/library/devices/{device_id}", delete(library_unlink))
         .route("/api/pair", post(library_pair))
+        .route("/api/games/{id}/share", post(share_game))
+        .route(
+            "/api/shares",
+            post(share_upload).layer(DefaultBodyLimit::max(crate::shares::UPLOAD_LIMIT)),
+        )
+        .route("/api/shares/{id}", delete(share_withdraw))
+        .route("/g/{file}", get(shared_page))
+        .route("/g/{id}/wait", get(shared_wait))
         .route("/openapi.json", get(openapi))
         .route("/health", get(health))
         .fallback(|| async { ApiError::not_found("no-route", "no such endpoint") })
@@ -277,6 +286,189 @@ async fn library_unlink(
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
+async fn share_game(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let (gid, _) = s.games.authorize(bearer(&headers), Some(&id)).await?;
+    let (shared, new) = s.shares.share_game(&gid).await?;
+    let status = if new {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(shared)).into_response())
+}
+
+async fn share_upload(
+    State(s): State<AppState>,
+    Body(req): Body<crate::shares::Upload>,
+) -> Result<Response, ApiError> {
+    let shared = s.shares.upload(req).await?;
+    Ok((StatusCode::CREATED, Json(shared)).into_response())
+}
+
+async fn share_withdraw(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    s.shares.withdraw(&id, bearer(&headers)).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+#[derive(Deserialize)]
+struct PageQuery {
+    lang: Option<String>,
+    n: Option<String>,
+    ply: Option<usize>,
+}
+
+/// `/g/{id}` (the page), `/g/{id}.png`, `/g/{id}.pgn`, `/g/{id}.json`, and `/g/font.otf`.
+async fn shared_page(
+    State(s): State<AppState>,
+    Path(file): Path<String>,
+    headers: HeaderMap,
+    query: Result<Query<PageQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    use crate::page::{Lang, Notation, Page};
+    let q = match query {
+        Ok(Query(q)) => q,
+        Err(e) => return ApiError::bad_request("bad-query", &e.body_text()).into_response(),
+    };
+    let accept = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok());
+    let lang = Lang::pick(q.lang.as_deref(), accept);
+    if file == "font.otf" {
+        return (
+            [
+                (header::CONTENT_TYPE, "font/otf"),
+                (header::CACHE_CONTROL, "public, max-age=604800"),
+            ],
+            crate::shares::FONT,
+        )
+            .into_response();
+    }
+    let (id, ext) = file.split_once('.').unwrap_or((&file, ""));
+    let html = |status: StatusCode, body: String| {
+        (
+            status,
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            body,
+        )
+            .into_response()
+    };
+    let refused = |e: ApiError| match (ext, e.status) {
+        ("", StatusCode::GONE) => html(StatusCode::GONE, crate::page::gone(lang, true)),
+        ("", StatusCode::NOT_FOUND) => html(StatusCode::NOT_FOUND, crate::page::gone(lang, false)),
+        _ => e.into_response(),
+    };
+    if ext == "png" {
+        return match s.shares.picture(id).await {
+            Ok(png) => (
+                [
+                    (header::CONTENT_TYPE, "image/png"),
+                    (header::CACHE_CONTROL, "public, max-age=60"),
+                ],
+                png.as_ref().clone(),
+            )
+                .into_response(),
+            Err(e) => refused(e),
+        };
+    }
+    let shown = match s.shares.shown(id).await {
+        Ok(shown) => shown,
+        Err(e) => return refused(e),
+    };
+    let download = |kind: &str, body: String| {
+        (
+            [
+                (header::CONTENT_TYPE, kind.to_owned()),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"qiguan-{id}.{ext}\""),
+                ),
+            ],
+            body,
+        )
+            .into_response()
+    };
+    match (ext, &shown.record) {
+        ("", _) => {}
+        ("json", Some(record)) => return download("application/json", record.to_json()),
+        ("pgn", Some(record)) if record.game == qiguan_core::GameKind::Xiangqi => {
+            return match crate::page::pgn(record, &shown.names) {
+                Some(pgn) => download("application/x-chess-pgn; charset=utf-8", pgn),
+                None => ApiError::internal().into_response(),
+            };
+        }
+        ("json" | "pgn", None) => {
+            return ApiError::forbidden(
+                "secret",
+                "the record of a game with hidden pieces shows once the game is over",
+            )
+            .into_response();
+        }
+        _ => return ApiError::not_found("no-route", "no such endpoint").into_response(),
+    }
+    let origin = origin(&headers);
+    let page = Page {
+        id,
+        sheet: &shown.sheet,
+        names: &shown.names,
+        computer: &shown.computer,
+        downloads: shown.record.is_some(),
+        live: shown.live,
+        lang,
+        notation: Notation::pick(q.n.as_deref(), lang),
+        ply: q.ply,
+        origin: &origin,
+    };
+    html(StatusCode::OK, crate::page::render(&page))
+}
+
+/// Where this server is reached from outside: the scheme a proxy in front says (else http)
+/// and the host the browser asked for.
+fn origin(headers: &HeaderMap) -> String {
+    let get = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let host = get("x-forwarded-host")
+        .or_else(|| get("host"))
+        .filter(|h| {
+            h.chars()
+                .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c))
+        })
+        .unwrap_or("localhost");
+    let scheme = match get("x-forwarded-proto") {
+        Some("https") => "https",
+        _ => "http",
+    };
+    format!("{scheme}://{host}")
+}
+
+#[derive(Deserialize)]
+struct SharedWaitQuery {
+    after: usize,
+}
+
+async fn shared_wait(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    query: Result<Query<SharedWaitQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::bad_request("bad-query", &e.body_text()))?;
+    let version = s.shares.wait(&id, q.after, crate::games::MAX_WAIT).await?;
+    Ok((
+        [(header::CACHE_CONTROL, "no-store")],
+        Json(json!({ "version": version })),
+    )
+        .into_response())
+}
+
 async fn openapi() -> Response {
     (
         [(header::CONTENT_TYPE, "application/json")],
@@ -296,6 +488,7 @@ pub struct Limits {
     per_ip: Bucket,
     per_token: Bucket,
     pairing: Bucket,
+    uploads: Bucket,
 }
 
 impl Limits {
@@ -306,17 +499,20 @@ impl Limits {
             per_ip: Bucket::new(ip_rate),
             per_token: Bucket::new(token_rate),
             pairing: Bucket::new(0.0),
+            uploads: Bucket::new(0.0),
         }
     }
 
-    /// Allows `per_minute` pairing attempts per minute per address, in bursts of as many
-    /// (0: no limit).
+    /// Allows `per_minute` pairing attempts per minute per address, in bursts of as many, and
+    /// as many uploads of games to share (0: no limit).
     pub fn with_pairing(mut self, per_minute: f64) -> Limits {
-        self.pairing = Bucket {
+        let bucket = || Bucket {
             rate: per_minute / 60.0,
             burst: per_minute.max(1.0),
             seen: Mutex::default(),
         };
+        self.pairing = bucket();
+        self.uploads = bucket();
         self
     }
 }
@@ -373,6 +569,12 @@ async fn rate_limit(State(s): State<AppState>, req: Request, next: Next) -> Resp
         return ApiError::too_many().into_response();
     }
     if req.uri().path() == "/api/pair" && !s.limits.pairing.take(&ip_key) {
+        return ApiError::too_many().into_response();
+    }
+    if req.uri().path() == "/api/shares"
+        && req.method() == axum::http::Method::POST
+        && !s.limits.uploads.take(&ip_key)
+    {
         return ApiError::too_many().into_response();
     }
     if let Some(token) = bearer(req.headers()) {

@@ -1242,6 +1242,46 @@ impl Games {
         result
     }
 
+    /// The game's whole record, its players' names and which seats the server's computer
+    /// plays: for the authority's own use (a shared page draws it through core's spectator
+    /// views; the record itself leaves only when nothing in it is secret).
+    pub async fn record_of(
+        &self,
+        game_id: &str,
+    ) -> Result<(Record, Vec<String>, Vec<bool>), ApiError> {
+        let (_, state) = self.current(game_id).await?;
+        Ok((
+            state.game.record(),
+            state.names.clone(),
+            state.bots.iter().map(Option::is_some).collect(),
+        ))
+    }
+
+    /// Waits until the game has more than `after` actions (or something else changes), at
+    /// most `timeout`; returns its number of actions.
+    pub async fn wait_version(
+        &self,
+        game_id: &str,
+        after: usize,
+        timeout: Duration,
+    ) -> Result<usize, ApiError> {
+        // No seat: the view is a spectator's, and only its version is used.
+        let view = self
+            .wait(game_id, u8::MAX, (after, None, None), timeout)
+            .await?;
+        Ok(view.version)
+    }
+
+    /// The time now, Unix milliseconds (the server's clock, replaceable in tests).
+    pub fn time(&self) -> i64 {
+        self.now()
+    }
+
+    /// The store behind the games.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
     /// Returns the games these tokens hold: the seat's turn first, then the nearest deadline.
     pub async fn mine(&self, tokens: &[String]) -> Result<Vec<SeatView>, ApiError> {
         let mut out = Vec::new();

@@ -7,6 +7,8 @@ pub mod auth;
 pub mod error;
 pub mod games;
 pub mod library;
+pub mod page;
+pub mod shares;
 pub mod store;
 
 use std::net::SocketAddr;
@@ -50,8 +52,10 @@ impl Default for Config {
 /// request needs it. Call it on a Tokio runtime: a shared store's listener runs on it.
 pub async fn open(config: &Config, clock: Clock) -> Result<AppState, String> {
     let store = store::open(&config.db).await?;
+    let games = Games::new(store.clone(), config.cache, clock.clone());
     Ok(AppState {
-        games: Games::new(store.clone(), config.cache, clock.clone()),
+        shares: Arc::new(shares::Shares::new(games.clone())),
+        games,
         libraries: Arc::new(library::Libraries::new(store, clock)),
         limits: Arc::new(
             Limits::new(config.ip_rate, config.token_rate).with_pairing(config.pair_rate),

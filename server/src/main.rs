@@ -13,8 +13,8 @@ const USAGE: &str =
   --cache-games  games kept in memory, least recently used out first (default 4096)
   --ip-rate      requests per second per client address (default 50; 0 = no limit)
   --token-rate   requests per second per seat or device token (default 10; 0 = no limit)
-  --pair-rate    device pairing attempts per minute per client address (default 10;
-                 0 = no limit)";
+  --pair-rate    device pairing attempts, and uploads of games to share, per minute per
+                 client address (default 10; 0 = no limit)";
 
 fn parse(args: Vec<String>) -> Result<Config, String> {
     let mut config = Config::default();

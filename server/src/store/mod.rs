@@ -77,6 +77,10 @@ pub trait Store: Send + Sync + std::fmt::Debug {
         after: i64,
         limit: usize,
     ) -> Result<(Vec<StoredEntry>, i64), StoreError>;
+    /// A shared page's link by its id.
+    async fn share(&self, id: &str) -> Result<Option<StoredShare>, StoreError>;
+    /// The link to this correspondence game's page not withdrawn, if any.
+    async fn share_of_game(&self, game_id: &str) -> Result<Option<String>, StoreError>;
     /// Whether other processes may write the same games (then caches need [`Store::changes`]).
     fn shared(&self) -> bool;
     /// The changes other processes commit, for the one caller that asks first; `None` for a
@@ -187,6 +191,18 @@ pub enum Write {
     MissPairing { id: String },
     /// Removes pairings expired by `at` or with [`MAX_PAIRING_MISSES`] wrong proofs.
     ForgetPairings { at: i64 },
+    /// A new link to a shared page: of a correspondence game, or of an upload with the hash
+    /// of the key that withdraws it (a conflict if its id is taken).
+    Share {
+        id: String,
+        game_id: Option<String>,
+        upload: Option<String>,
+        names: String,
+        key_hash: Option<Hash>,
+        at: i64,
+    },
+    /// A link withdrawn: its upload is dropped (nothing changes if it already was).
+    Withdraw { id: String, at: i64 },
     /// A slot's new entry, based on the entry the device had seen there (`None`: the slot was
     /// empty). A conflict if the slot now holds another; nothing changes if it already holds
     /// this one (a resend).
@@ -224,6 +240,8 @@ impl Write {
             | Write::UsePairing { .. }
             | Write::MissPairing { .. }
             | Write::ForgetPairings { .. }
+            | Write::Share { .. }
+            | Write::Withdraw { .. }
             | Write::Entry { .. } => None,
         }
     }
@@ -303,6 +321,22 @@ pub struct StoredPairing {
     pub envelope: Vec<u8>,
     pub expires_at: i64,
     pub misses: i64,
+}
+
+/// A link to a shared page.
+#[derive(Clone, Debug)]
+pub struct StoredShare {
+    pub id: String,
+    /// The correspondence game it shows, if it is one.
+    pub game_id: Option<String>,
+    /// What a device uploaded (JSON), while the link is not withdrawn.
+    pub upload: Option<String>,
+    /// The players' names an upload gave (JSON array of strings).
+    pub names: String,
+    /// SHA-256 of an upload's withdrawal key.
+    pub key_hash: Option<Hash>,
+    pub created_at: i64,
+    pub withdrawn_at: Option<i64>,
 }
 
 /// A slot's newest entry.

@@ -24,7 +24,7 @@
 
 use super::{
     Change, MAX_PAIRING_MISSES, Store, StoreError, StoredAction, StoredDevice, StoredEntry,
-    StoredGame, StoredInvite, StoredPairing, Write, to_hash,
+    StoredGame, StoredInvite, StoredPairing, StoredShare, Write, to_hash,
 };
 use crate::auth::Hash;
 use async_trait::async_trait;
@@ -459,6 +459,46 @@ impl Store for PgStore {
             .await
             .map_err(|e| failed(&e))?;
         Ok(rows.iter().map(device_row).collect())
+    }
+
+    async fn share(&self, id: &str) -> Result<Option<StoredShare>, StoreError> {
+        let client = self.client().await?;
+        let query = client
+            .prepare_cached(
+                "SELECT id, game_id, upload, names, key_hash, created_at, withdrawn_at
+                 FROM shares WHERE id = $1",
+            )
+            .await
+            .map_err(|e| failed(&e))?;
+        let row = client
+            .query_opt(&query, &[&id])
+            .await
+            .map_err(|e| failed(&e))?;
+        Ok(row.map(|r| StoredShare {
+            id: r.get(0),
+            game_id: r.get(1),
+            upload: r.get(2),
+            names: r.get(3),
+            key_hash: r.get::<_, Option<&[u8]>>(4).map(to_hash),
+            created_at: r.get(5),
+            withdrawn_at: r.get(6),
+        }))
+    }
+
+    async fn share_of_game(&self, game_id: &str) -> Result<Option<String>, StoreError> {
+        let client = self.client().await?;
+        let query = client
+            .prepare_cached(
+                "SELECT id FROM shares WHERE game_id = $1 AND withdrawn_at IS NULL
+                 ORDER BY created_at LIMIT 1",
+            )
+            .await
+            .map_err(|e| failed(&e))?;
+        let row = client
+            .query_opt(&query, &[&game_id])
+            .await
+            .map_err(|e| failed(&e))?;
+        Ok(row.map(|r| r.get(0)))
     }
 
     async fn pairing(&self, id: &str) -> Result<Option<StoredPairing>, StoreError> {
@@ -1301,6 +1341,30 @@ fn statement(write: &Write, added: &Added) -> Result<Statement, StoreError> {
         ),
         Write::UsePairing { id, at } => (
             "SELECT qiguan_use_pairing($1, $2)",
+            vec![Box::new(id), Box::new(at)],
+        ),
+        Write::Share {
+            id,
+            game_id,
+            upload,
+            names,
+            key_hash,
+            at,
+        } => (
+            "INSERT INTO shares (id, game_id, upload, names, key_hash, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+            vec![
+                Box::new(id),
+                Box::new(game_id),
+                Box::new(upload),
+                Box::new(names),
+                Box::new(key_hash.map(|h| h.to_vec())),
+                Box::new(at),
+            ],
+        ),
+        Write::Withdraw { id, at } => (
+            "UPDATE shares SET withdrawn_at = $2, upload = NULL
+             WHERE id = $1 AND withdrawn_at IS NULL",
             vec![Box::new(id), Box::new(at)],
         ),
         Write::MissPairing { id } => (

@@ -8,7 +8,7 @@
 
 use super::{
     Change, MAX_PAIRING_MISSES, Store, StoreError, StoredAction, StoredDevice, StoredEntry,
-    StoredGame, StoredInvite, StoredPairing, Write, to_hash,
+    StoredGame, StoredInvite, StoredPairing, StoredShare, Write, to_hash,
 };
 use crate::auth::Hash;
 use async_trait::async_trait;
@@ -191,6 +191,44 @@ impl Store for SqliteStore {
             ))?
             .query_map([library_id], device_row)?
             .collect()
+        })
+        .await
+    }
+
+    async fn share(&self, id: &str) -> Result<Option<StoredShare>, StoreError> {
+        let id = id.to_owned();
+        self.read(move |conn| {
+            conn.query_row(
+                "SELECT id, game_id, upload, names, key_hash, created_at, withdrawn_at
+                 FROM shares WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok(StoredShare {
+                        id: r.get(0)?,
+                        game_id: r.get(1)?,
+                        upload: r.get(2)?,
+                        names: r.get(3)?,
+                        key_hash: r.get::<_, Option<Vec<u8>>>(4)?.map(|h| to_hash(&h)),
+                        created_at: r.get(5)?,
+                        withdrawn_at: r.get(6)?,
+                    })
+                },
+            )
+            .optional()
+        })
+        .await
+    }
+
+    async fn share_of_game(&self, game_id: &str) -> Result<Option<String>, StoreError> {
+        let game_id = game_id.to_owned();
+        self.read(move |conn| {
+            conn.query_row(
+                "SELECT id FROM shares WHERE game_id = ?1 AND withdrawn_at IS NULL
+                 ORDER BY created_at LIMIT 1",
+                [game_id],
+                |r| r.get(0),
+            )
+            .optional()
         })
         .await
     }
@@ -564,6 +602,27 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
             ))),
             Err(e) => Err(classify(e)),
         },
+        Write::Share {
+            id,
+            game_id,
+            upload,
+            names,
+            key_hash,
+            at,
+        } => conn
+            .execute(
+                "INSERT INTO shares (id, game_id, upload, names, key_hash, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![id, game_id, upload, names, key_hash.map(|h| h.to_vec()), at],
+            )
+            .map_err(classify),
+        Write::Withdraw { id, at } => conn
+            .execute(
+                "UPDATE shares SET withdrawn_at = ?2, upload = NULL
+                 WHERE id = ?1 AND withdrawn_at IS NULL",
+                params![id, at],
+            )
+            .map_err(classify),
         Write::MissPairing { id } => conn
             .execute(
                 "UPDATE pairings SET misses = misses + 1 WHERE id = ?1",
