@@ -5,6 +5,8 @@ use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
+pub mod browser;
+
 #[path = "../../server/tests/support/testdb.rs"]
 mod testdb;
 use std::process::{Child, Command, Stdio};
@@ -77,4 +79,17 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Where the end-to-end tests leave what is looked at after them (the share pages' HTML for
+/// the validator in `scripts/test`, their screenshots): `target/<profile>/share-pages`.
+pub fn artefacts() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>")
+        .join("share-pages");
+    std::fs::create_dir_all(&dir).expect("the artefacts folder");
+    dir
 }
