@@ -13,6 +13,7 @@ mod random;
 pub mod rules;
 mod screens;
 pub mod settings;
+pub mod share;
 pub mod sound;
 pub mod stats;
 mod storage;

@@ -206,6 +206,16 @@ pub struct Joined {
     pub token: String,
 }
 
+/// A link to a game's page, as the server made it.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub struct Shared {
+    /// The link's id: the page is `/g/{id}`.
+    pub id: String,
+    /// For an upload, the key that withdraws the link.
+    #[serde(default)]
+    pub key: Option<String>,
+}
+
 /// The HTTP client.
 #[derive(Clone, Debug)]
 pub struct Client {
@@ -334,6 +344,44 @@ impl Client {
                 .bearer_auth(token),
         )
         .await
+    }
+
+    /// Makes (or finds) the link to a correspondence game's page for anyone, as its seat.
+    pub async fn share_game(
+        &self,
+        server: &str,
+        id: &str,
+        token: &str,
+    ) -> Result<Shared, SyncError> {
+        self.send(
+            self.http
+                .post(format!("{server}/api/games/{id}/share"))
+                .bearer_auth(token),
+        )
+        .await
+    }
+
+    /// Uploads a game kept on this device to be shown to anyone (`{record}` or `{sheet}`,
+    /// with `names`: see [`crate::share::upload_body`]).
+    pub async fn upload_share(&self, server: &str, body: &Value) -> Result<Shared, SyncError> {
+        self.send(self.http.post(format!("{server}/api/shares")).json(body))
+            .await
+    }
+
+    /// Withdraws a link: `token` is the game's seat token, or the key its upload returned.
+    pub async fn withdraw_share(
+        &self,
+        server: &str,
+        link: &str,
+        token: &str,
+    ) -> Result<(), SyncError> {
+        self.send::<Value>(
+            self.http
+                .delete(format!("{server}/api/shares/{link}"))
+                .bearer_auth(token),
+        )
+        .await
+        .map(drop)
     }
 
     /// Submits an action.
@@ -529,6 +577,11 @@ impl Correspondence {
     /// Returns the local store.
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// Returns the store, to write what is not a game's (a kept share link).
+    pub(crate) fn store_mut(&mut self) -> &mut Store {
+        &mut self.store
     }
 
     /// Returns the HTTP client.

@@ -325,6 +325,7 @@ fn a_shared_xiangqi_game_steps_follows_live_and_is_withdrawn() {
     // The picture for chat previews.
     let (status, kind, picture) = api.get(&format!("/g/{share}.png"));
     assert_eq!((status, kind.as_str()), (200, "image/png"));
+    std::fs::write(artefacts().join("share-xiangqi-preview.png"), &picture).unwrap();
     let info = png::Decoder::new(std::io::Cursor::new(picture))
         .read_info()
         .unwrap()
@@ -468,6 +469,7 @@ fn a_junqi_game_in_progress_hides_its_pieces_on_the_page_the_picture_and_the_dow
     // face a piece shows its name on (sampled inside each tile, left of where words go).
     let (status, _, picture) = api.get(&format!("/g/{share}.png"));
     assert_eq!(status, 200);
+    std::fs::write(artefacts().join("share-junqi-preview.png"), &picture).unwrap();
     let mut decoder = png::Decoder::new(std::io::Cursor::new(picture))
         .read_info()
         .unwrap();
@@ -650,4 +652,109 @@ fn games_kept_on_a_device_are_uploaded_shown_and_withdrawn_with_their_key() {
     assert_eq!(api.delete(&format!("/api/shares/{plane_share}"), &key), 204);
     assert_eq!(api.get(&format!("/g/{plane_share}")).0, 410);
     assert_eq!(api.get(&format!("/g/{sea_share}")).0, 200);
+}
+
+/// The app's side: a pass-and-play Junqi game still going on, kept on the device, goes up as
+/// what a spectator sees (the server never gets its record); a correspondence game is shared
+/// from the server's copy; each link is kept, given again when asked again, and withdrawn.
+#[test]
+fn the_app_shares_a_game_kept_on_the_device_and_a_correspondence_game() {
+    use qiguan_app::store::{Mode, NewGame, Standing, Store};
+    use qiguan_app::sync::Correspondence;
+    let db = TestDb::new();
+    let server = Server::start(&db.url, "127.0.0.1:0");
+    let api = Api::new(&server.url);
+    let dir = tempfile::tempdir().unwrap();
+    let mut engine = Correspondence::open(dir.path()).unwrap();
+
+    // Pass and play, referee mode, deployed and thirty moves in.
+    let mut game = AnyMatch::new(
+        GameKind::Junqi,
+        &json!({"visibility": "referee"}),
+        &Value::Null,
+    )
+    .unwrap();
+    let layouts = [
+        Deployment::random(Side::South, 5).to_text(),
+        Deployment::random(Side::North, 6).to_text(),
+    ];
+    for (seat, layout) in layouts.iter().enumerate() {
+        let seat = qiguan_core::Seat::new(seat as u8).unwrap();
+        game.apply_text(Actor::Seat(seat), &format!("deploy:{layout}"))
+            .unwrap();
+    }
+    for n in 0..30 {
+        let ToAct::Seat(seat) = game.to_act() else {
+            break;
+        };
+        let action = game
+            .computer_action(seat, qiguan_core::Strength::Easy, n)
+            .unwrap();
+        game.apply_text(Actor::Seat(seat), &action).unwrap();
+    }
+    let record = game.record();
+    let local = {
+        let mut store = Store::open_dir(dir.path()).unwrap();
+        let new = NewGame::from_record(&record, Mode::PassAndPlay, vec!["甲".into(), "乙".into()]);
+        let standing = Standing::new(&record.actions, None);
+        store
+            .create_game_with(&new, &record.actions, &standing, 1)
+            .unwrap()
+    };
+    let rt = &api.rt;
+    // No server address: nowhere to upload to.
+    let e = rt
+        .block_on(qiguan_app::share::share(&mut engine, local, None, 2))
+        .unwrap_err();
+    assert_eq!(e.code(), "no-server");
+    let kept = rt
+        .block_on(qiguan_app::share::share(
+            &mut engine,
+            local,
+            Some(&server.url),
+            2,
+        ))
+        .unwrap();
+    assert!(kept.key.is_some());
+    let again = rt
+        .block_on(qiguan_app::share::share(
+            &mut engine,
+            local,
+            Some(&server.url),
+            3,
+        ))
+        .unwrap();
+    assert_eq!(again, kept, "the same link when shared again");
+    let path = kept.url().replacen(&server.url, "", 1);
+    let (status, _, page) = api.get(&format!("{path}?lang=zh"));
+    assert_eq!(status, 200);
+    let page = String::from_utf8(page).unwrap();
+    for rank in [
+        Rank::FieldMarshal,
+        Rank::Bomb,
+        Rank::Landmine,
+        Rank::Engineer,
+    ] {
+        assert!(!page.contains(rank.chinese()), "{}", rank.chinese());
+    }
+    assert!(layouts.iter().all(|l| !page.contains(l.as_str())));
+    assert!(page.contains("甲") && page.contains("乙"));
+    rt.block_on(qiguan_app::share::withdraw(&mut engine, local))
+        .unwrap();
+    assert_eq!(api.get(&path).0, 410);
+    assert_eq!(engine.store().kept_share(local).unwrap(), None);
+
+    // A correspondence game, shared from the server's copy by its seat.
+    let (remote, _code) = rt
+        .block_on(engine.create(&server.url, GameKind::Xiangqi, &Value::Null, 0, 3, "Ann"))
+        .unwrap();
+    let kept = rt
+        .block_on(qiguan_app::share::share(&mut engine, remote, None, 4))
+        .unwrap();
+    assert_eq!(kept.key, None, "its seat withdraws it");
+    let path = kept.url().replacen(&server.url, "", 1);
+    assert_eq!(api.get(&path).0, 200);
+    rt.block_on(qiguan_app::share::withdraw(&mut engine, remote))
+        .unwrap();
+    assert_eq!(api.get(&path).0, 410);
 }

@@ -6,7 +6,7 @@ use qiguan_core::{AnyMatch, Record, RecordEntry};
 use rusqlite::{Connection, params};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 12;
+pub const SCHEMA_VERSION: i64 = 13;
 
 /// Version 1: games, their actions, settings.
 const V1: &str = "
@@ -234,6 +234,20 @@ CREATE TABLE game_openings (
 CREATE INDEX game_openings_by_opening ON game_openings (opening);
 ";
 
+/// Version 13: the links this device made to a game's page for anyone (issue 39): the server
+/// that shows it, the link's id and, for a game this device uploaded, the key that withdraws
+/// it (a correspondence game's link is withdrawn with the seat's token). Kept per device, out
+/// of the library's triggers: a link is this device's to withdraw.
+const V13: &str = "
+CREATE TABLE shares (
+    game_id   INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    server    TEXT NOT NULL,
+    link      TEXT NOT NULL,
+    key       TEXT,
+    shared_at INTEGER NOT NULL
+);
+";
+
 /// Brings the schema from `from` up to [`SCHEMA_VERSION`].
 pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError> {
     if from >= SCHEMA_VERSION {
@@ -268,6 +282,7 @@ pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError
                     super::note_opening(&tx, super::GameId(id))?;
                 }
             }
+            13 => tx.execute_batch(V13)?,
             _ => unreachable!("no migration to version {version}"),
         }
         tx.pragma_update(None, "user_version", version)?;

@@ -4,8 +4,10 @@
 mod migrations;
 mod phrases;
 mod reviews;
+mod shares;
 mod studies;
 pub use reviews::KeptReview;
+pub use shares::KeptShare;
 
 pub use phrases::{Phrase, QueuedPhrase};
 

@@ -578,15 +578,18 @@ fn a_version_5_correspondence_game_gains_phrases_on_the_move_to_version_6() {
 
 /// Takes a database back from version 7 to 6.
 /// Undoes version 9 (the kept reviews), for the tests that start from an older version.
-const UNDO_V12: &str = "DROP TABLE game_openings;";
-const UNDO_V11: &str = "DROP TABLE game_openings; ALTER TABLE games DROP COLUMN study;";
-const UNDO_V10: &str = "DROP TABLE game_openings; ALTER TABLE games DROP COLUMN study;
+const UNDO_V12: &str = "DROP TABLE shares; DROP TABLE game_openings;";
+const UNDO_V11: &str =
+    "DROP TABLE shares; DROP TABLE game_openings; ALTER TABLE games DROP COLUMN study;";
+const UNDO_V10: &str =
+    "DROP TABLE shares; DROP TABLE game_openings; ALTER TABLE games DROP COLUMN study;
     ALTER TABLE games DROP COLUMN fair; ALTER TABLE games DROP COLUMN chance_seed;";
-const UNDO_V9: &str = "DROP TABLE game_openings; ALTER TABLE games DROP COLUMN study;
+const UNDO_V9: &str =
+    "DROP TABLE shares; DROP TABLE game_openings; ALTER TABLE games DROP COLUMN study;
     ALTER TABLE games DROP COLUMN fair; ALTER TABLE games DROP COLUMN chance_seed;
     DROP TABLE reviews;";
 
-const UNDO_V7: &str = "
+const UNDO_V7: &str = "DROP TABLE shares;
     DROP TABLE game_openings; ALTER TABLE games DROP COLUMN study;
     ALTER TABLE games DROP COLUMN fair; ALTER TABLE games DROP COLUMN chance_seed;
     DROP TABLE reviews;
@@ -996,4 +999,47 @@ fn a_version_10_game_gains_a_study_that_is_marked_to_share() {
         store.study(missing),
         Err(StoreError::NoSuchGame(_))
     ));
+}
+
+/// Schema 13 keeps this device's share links: a version 12 history opens with none, keeps a
+/// game's link in place of an older one, forgets it, and loses it with the game.
+#[test]
+fn a_version_12_history_gains_share_links_kept_per_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite3");
+    let id = {
+        let mut store = Store::open(&path).unwrap();
+        let id = store.create_game(&new_game(["Ann", "Bo"]), 1).unwrap();
+        store
+            .conn
+            .execute_batch("DROP TABLE shares; PRAGMA user_version = 12;")
+            .unwrap();
+        id
+    };
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.kept_share(id).unwrap(), None);
+    let first = KeptShare {
+        server: "http://example.org/".into(),
+        link: "abc".into(),
+        key: Some("key".into()),
+    };
+    store.keep_share(id, &first, 2).unwrap();
+    assert_eq!(store.kept_share(id).unwrap(), Some(first.clone()));
+    assert_eq!(first.url(), "http://example.org/g/abc");
+    let second = KeptShare {
+        link: "def".into(),
+        key: None,
+        ..first
+    };
+    store.keep_share(id, &second, 3).unwrap();
+    assert_eq!(store.kept_share(id).unwrap(), Some(second.clone()));
+    store.forget_share(id).unwrap();
+    assert_eq!(store.kept_share(id).unwrap(), None);
+    store.keep_share(id, &second, 4).unwrap();
+    store.delete(id).unwrap();
+    let left: i64 = store
+        .conn
+        .query_row("SELECT count(*) FROM shares", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(left, 0, "a deleted game's link goes with it");
 }

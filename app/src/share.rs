@@ -1,0 +1,130 @@
+//! Sharing a game: a link to its page for anyone, on a companion server (`/g/{link}`; the
+//! page itself is the server's, docs/protocol.md "Shared games"). A correspondence game is
+//! shared from the server's own copy, by its seat; a game kept only on this device is
+//! uploaded: its record when nothing in it is secret, else only what a spectator sees of it
+//! (core's sheet, made here with the code the server uses). The link, and an upload's key
+//! that withdraws it, are kept on the device (`shares` table).
+
+use crate::store::{GameId, KeptShare, StoredGame};
+use crate::sync::{Correspondence, SyncError};
+use qiguan_core::share::Sheet;
+use serde_json::{Value, json};
+
+/// Why a game could not be shared or its link withdrawn. Its [`ShareError::code`] is what the
+/// screen says.
+#[derive(Debug)]
+pub enum ShareError {
+    /// No server address in Settings (a game kept on this device needs one to go to).
+    NoServer,
+    /// The server could not be reached, or refused.
+    Sync(SyncError),
+}
+
+impl ShareError {
+    /// A stable code for the screen: `no-server`, or the sync error's.
+    pub fn code(&self) -> String {
+        match self {
+            ShareError::NoServer => "no-server".into(),
+            ShareError::Sync(e) => e.code(),
+        }
+    }
+}
+
+impl From<SyncError> for ShareError {
+    fn from(e: SyncError) -> Self {
+        ShareError::Sync(e)
+    }
+}
+
+impl From<crate::store::StoreError> for ShareError {
+    fn from(e: crate::store::StoreError) -> Self {
+        ShareError::Sync(SyncError::from(e))
+    }
+}
+
+/// What is uploaded of a game kept on this device: its record (which the page's download and
+/// the app's import read) when nothing in it is secret, else what a spectator sees; with the
+/// players' names.
+pub fn upload_body(game: &StoredGame) -> Result<Value, SyncError> {
+    let sheet = Sheet::of(&game.record).map_err(|e| SyncError::Protocol(e.to_string()))?;
+    let names = &game.summary.players;
+    Ok(if sheet.hidden {
+        json!({"sheet": sheet, "names": names})
+    } else {
+        json!({"record": game.record, "names": names})
+    })
+}
+
+/// The game's link: the one kept, or a new one made on the game's server (a correspondence
+/// game) or on `server` (the address in Settings, for a game kept on this device).
+pub async fn share(
+    engine: &mut Correspondence,
+    id: GameId,
+    server: Option<&str>,
+    now: i64,
+) -> Result<KeptShare, ShareError> {
+    if let Some(kept) = engine.store().kept_share(id)? {
+        return Ok(kept);
+    }
+    let kept = match engine.store().remote(id)? {
+        Some(remote) => {
+            let shared = engine
+                .client()
+                .share_game(&remote.server, &remote.remote_id, &remote.token)
+                .await?;
+            KeptShare {
+                server: remote.server,
+                link: shared.id,
+                key: None,
+            }
+        }
+        None => {
+            let server = server
+                .map(|s| s.trim_end_matches('/').to_owned())
+                .filter(|s| !s.is_empty())
+                .ok_or(ShareError::NoServer)?;
+            let body = upload_body(&engine.store().load(id)?)?;
+            let shared = engine.client().upload_share(&server, &body).await?;
+            KeptShare {
+                server,
+                link: shared.id,
+                key: shared.key,
+            }
+        }
+    };
+    engine.store_mut().keep_share(id, &kept, now)?;
+    Ok(kept)
+}
+
+/// Withdraws the game's link (its page answers 410 Gone from then on) and forgets it. A link
+/// the server no longer knows is forgotten too.
+pub async fn withdraw(engine: &mut Correspondence, id: GameId) -> Result<(), ShareError> {
+    let Some(kept) = engine.store().kept_share(id)? else {
+        return Ok(());
+    };
+    let token = match &kept.key {
+        Some(key) => key.clone(),
+        None => match engine.store().remote(id)? {
+            Some(remote) => remote.token,
+            // The seat is gone from this device: nothing can withdraw it from here.
+            None => {
+                return Err(ShareError::Sync(SyncError::Protocol(
+                    "no seat token".into(),
+                )));
+            }
+        },
+    };
+    match engine
+        .client()
+        .withdraw_share(&kept.server, &kept.link, &token)
+        .await
+    {
+        Ok(()) => {}
+        Err(SyncError::Refused {
+            status: 404 | 410, ..
+        }) => {}
+        Err(e) => return Err(e.into()),
+    }
+    engine.store_mut().forget_share(id)?;
+    Ok(())
+}
