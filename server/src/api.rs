@@ -58,8 +58,12 @@ pub fn router(state: AppState) -> Router {
             post(share_upload).layer(DefaultBodyLimit::max(crate::shares::UPLOAD_LIMIT)),
         )
         .route("/api/shares/{id}", delete(share_withdraw))
-        .route("/g/{file}", get(shared_page))
-        .route("/g/{id}/wait", get(shared_wait))
+        .merge(
+            Router::new()
+                .route("/g/{file}", get(shared_page))
+                .route("/g/{id}/wait", get(shared_wait))
+                .layer(tower_http::compression::CompressionLayer::new()),
+        )
         .route("/openapi.json", get(openapi))
         .route("/health", get(health))
         .fallback(|| async { ApiError::not_found("no-route", "no such endpoint") })
