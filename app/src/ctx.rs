@@ -36,6 +36,8 @@ pub struct Ctx {
     pub(crate) notifier: crate::notify::Notifier,
     /// Replies of work running on other threads (a computer's search).
     pub(crate) replies: crate::thinking::Replies,
+    /// The game whose share dialog is open (its link is being made, shown or withdrawn).
+    pub(crate) sharing: std::cell::Cell<Option<crate::store::GameId>>,
 }
 
 impl std::fmt::Debug for Ctx {
@@ -88,6 +90,7 @@ impl Ctx {
             speaker,
             notifier: crate::notify::Notifier::default(),
             replies: crate::thinking::Replies::default(),
+            sharing: std::cell::Cell::default(),
         }
     }
 

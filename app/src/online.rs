@@ -59,6 +59,10 @@ pub enum Command {
     Library(LibraryCommand),
     /// Check that a Qiguan server answers at this address (Settings, once typed).
     Probe(String),
+    /// Make (or find) the link to this game's page for anyone.
+    Share(GameId),
+    /// Withdraw this game's link.
+    Withdraw(GameId),
 }
 
 /// What the Devices screen asks of the worker.
@@ -128,6 +132,10 @@ pub enum Event {
     /// server, else [`SyncError::code`]'s word (`offline`: nothing; `protocol`: something
     /// that is not a Qiguan server).
     Probed { server: String, code: String },
+    /// The game's page is at `url`.
+    Shared { id: GameId, url: String },
+    /// The game's link was withdrawn.
+    Unshared { id: GameId },
 }
 
 /// A handle to the worker.
@@ -451,6 +459,27 @@ async fn handle(
         }
         // The worker's loop hands these to the library engine.
         Command::Library(_) | Command::Probe(_) => {}
+        Command::Share(id) => {
+            let server = engine.store().setting("server").ok().flatten();
+            let now = crate::library::now_ms();
+            match crate::share::share(engine, id, server.as_deref(), now).await {
+                Ok(kept) => emit(Event::Shared {
+                    id,
+                    url: kept.url(),
+                }),
+                Err(e) => emit(Event::Failed {
+                    what: "share",
+                    code: e.code(),
+                }),
+            }
+        }
+        Command::Withdraw(id) => match crate::share::withdraw(engine, id).await {
+            Ok(()) => emit(Event::Unshared { id }),
+            Err(e) => emit(Event::Failed {
+                what: "share",
+                code: e.code(),
+            }),
+        },
         Command::Resumed => {
             follow.start(engine, follow.game);
             let flushed = engine.flush().await.map(|f| f.changed);

@@ -950,3 +950,65 @@ fn a_server_address_is_needed_first_and_checked_when_typed() {
         "https://qiguan.example.org"
     );
 }
+
+/// Share: a pass-and-play Xiangqi game in progress goes up to the server in Settings from the
+/// game screen's Share button; the dialog shows its link (the same one when asked again),
+/// copies it, and withdraws it (the page then answers 410). Without a server it says where to
+/// set one.
+#[test]
+fn a_game_on_this_device_is_shared_from_its_screen_and_withdrawn() {
+    use common::use_server;
+    use qiguan_app::ui::ShareAdapter;
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(&dir.path().join("red"), Language::English, (360, 780));
+    press(&app, "New Xiangqi game");
+    press(&app, "Start game");
+    click(&app, "h3");
+    click(&app, "e3");
+    let share = app.window().global::<ShareAdapter>();
+    assert!(all(&app, "Share this game").is_empty());
+
+    // No server yet: the dialog says what to do.
+    press(&app, "Share");
+    assert!(one(&app, "Share this game").is_valid());
+    until(&app, Duration::from_secs(10), || share.get_state() == 3);
+    assert_eq!(share.get_error(), "no-server");
+    assert!(one(&app, "Try again").is_valid());
+    press(&app, "Close");
+    assert!(all(&app, "Share this game").is_empty());
+
+    let url = server(dir.path());
+    use_server(&app, &url);
+    // Back from Settings to the game.
+    assert_eq!(app.window().global::<Nav>().get_screen(), Screen::Xiangqi);
+    press(&app, "Share");
+    until(&app, Duration::from_secs(10), || share.get_state() == 2);
+    let link = share.get_link().to_string();
+    assert!(link.starts_with(&format!("{url}/g/")), "{link}");
+    assert!(one(&app, "Link to the game").is_valid());
+    press(&app, "Copy link");
+    assert!(one(&app, "Copied ✓").is_valid());
+    let page = |link: &str| {
+        let link = link.to_owned();
+        std::thread::spawn(move || {
+            tokio::runtime::Runtime::new().unwrap().block_on(async {
+                reqwest::get(&link)
+                    .await
+                    .map(|r| r.status().as_u16())
+                    .unwrap()
+            })
+        })
+        .join()
+        .unwrap()
+    };
+    assert_eq!(page(&link), 200);
+    press(&app, "Close");
+    press(&app, "Share");
+    until(&app, Duration::from_secs(10), || share.get_state() == 2);
+    assert_eq!(share.get_link(), link.as_str(), "the same link again");
+
+    press(&app, "Withdraw");
+    until(&app, Duration::from_secs(10), || share.get_state() == 0);
+    assert!(all(&app, "Share this game").is_empty());
+    assert_eq!(page(&link), 410);
+}

@@ -19,6 +19,7 @@ pub mod sealandair;
 pub mod secret;
 pub mod session;
 pub mod settings;
+pub mod share;
 pub mod stats;
 pub mod tips;
 pub mod xiangqi;
@@ -63,6 +64,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
     rules::connect(ctx);
     tips::connect(ctx);
     failure::connect(ctx);
+    share::connect(ctx);
 }
 
 /// The `GameSession` global's callbacks go to the game on screen.

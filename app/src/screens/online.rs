@@ -168,6 +168,12 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
         Event::Heard(heard) => super::phrases::heard(ctx, heard),
         Event::Library(event) => super::devices::handle(ctx, event),
         Event::Probed { server, code } => super::settings::probed(ctx, &server, &code),
+        Event::Shared { id, url } => super::share::shown(ctx, id, &url),
+        Event::Unshared { id } => super::share::withdrawn(ctx, id),
+        Event::Failed {
+            what: "share",
+            code,
+        } => super::share::failed(ctx, &code),
         Event::Failed { what, code } => {
             a.set_busy(false);
             if what == "sync" {

@@ -603,6 +603,8 @@ pub(crate) enum Call {
     Say(&'static str),
     /// The person to act asks for a suggested move.
     Hint,
+    /// A link to the game's page for anyone.
+    Share,
 }
 
 /// The deployment controls' calls (the `Deployment` global).
@@ -624,6 +626,12 @@ fn call<G: GameScreen>(ctx: &Rc<Ctx>, call: Call) {
         Call::OfferDraw => return viewer_acts::<G>(ctx, Action::OfferDraw),
         Call::Undo => return undo::<G>(ctx),
         Call::Hint => start_hint::<G>(ctx),
+        Call::Share => {
+            if let Some(id) = shown::<G>(ctx) {
+                super::share::start(ctx, id);
+            }
+            return;
+        }
         Call::Arrange(what) => return G::arrange(ctx, what),
         Call::AnswerDraw(accept) => return answer_draw::<G>(ctx, accept),
         Call::Review => {

@@ -943,6 +943,16 @@ fn xiangqi_tour(app: &App, language: Language, visit: &mut impl FnMut(&App, &str
     play(app, &["b3b5", "a7a6", "b5c5", "f10e9", "c5c10"]);
     visit(app, "play-end");
     ui.global::<GameSession>().set_show_end_dialog(false);
+    // The finished game shared (the link as a server makes it; online_flow.rs shares for
+    // real), and sharing refused for want of a server.
+    let share = ui.global::<qiguan_app::ui::ShareAdapter>();
+    share.set_link("https://qiguan.example.org/g/3Ks9QdLr2WmXv7TbYp4hNa".into());
+    share.set_state(2);
+    visit(app, "share-link");
+    share.set_error("no-server".into());
+    share.set_state(3);
+    visit(app, "share-error");
+    share.set_state(0);
     ui.global::<Nav>().invoke_back();
 
     // A capture in motion: the cannon halfway to e7, the pawn it takes fading.
