@@ -41,13 +41,15 @@ pub struct Shared {
 
 /// What a device uploads: the game's record, or, for a game with hidden pieces still going
 /// on, only what a spectator sees of it (core's sheet, made on the device).
+/// `record` and `sheet` arrive as any JSON object and are read here, so that one that is not
+/// a record or a sheet is refused as such (422), like one that is but does not hold together.
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Upload {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub record: Option<Record>,
+    pub record: Option<serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sheet: Option<Sheet>,
+    pub sheet: Option<serde_json::Value>,
     /// Each seat's player's name ("" for none).
     #[serde(default)]
     pub names: Vec<String>,
@@ -145,7 +147,8 @@ impl Shares {
         }
         match (&upload.record, &upload.sheet) {
             (Some(record), None) => {
-                let sheet = Sheet::of(record)
+                let record = read_record(record)?;
+                let sheet = Sheet::of(&record)
                     .map_err(|e| ApiError::invalid("bad-record", &e.to_string()))?;
                 if sheet.hidden {
                     return Err(ApiError::invalid(
@@ -154,7 +157,7 @@ impl Shares {
                     ));
                 }
             }
-            (None, Some(sheet)) => sheet
+            (None, Some(sheet)) => read_sheet(sheet)?
                 .check()
                 .map_err(|e| ApiError::invalid("bad-sheet", &e))?,
             _ => {
@@ -262,11 +265,14 @@ impl Shares {
             .ok_or_else(ApiError::internal)?;
         let names: Vec<String> = serde_json::from_str(&share.names).unwrap_or_default();
         let (sheet, record) = match (upload.record, upload.sheet) {
-            (Some(record), _) => (
-                Sheet::of(&record).map_err(|_| ApiError::internal())?,
-                Some(record),
-            ),
-            (None, Some(sheet)) => (sheet, None),
+            (Some(record), _) => {
+                let record = read_record(&record).map_err(|_| ApiError::internal())?;
+                (
+                    Sheet::of(&record).map_err(|_| ApiError::internal())?,
+                    Some(record),
+                )
+            }
+            (None, Some(sheet)) => (read_sheet(&sheet).map_err(|_| ApiError::internal())?, None),
             (None, None) => return Err(ApiError::internal()),
         };
         let seats = names.len().max(seat_count(&sheet));
@@ -317,6 +323,25 @@ impl Shares {
         }
         Ok(png)
     }
+}
+
+/// An upload's record, or why it is none (422 bad-record).
+fn read_record(value: &serde_json::Value) -> Result<Record, ApiError> {
+    let record: Record = serde_json::from_value(value.clone())
+        .map_err(|e| ApiError::invalid("bad-record", &format!("not a game record: {e}")))?;
+    if record.format == 0 || record.format > qiguan_core::RECORD_FORMAT {
+        return Err(ApiError::invalid(
+            "bad-record",
+            &format!("record format {} is not supported", record.format),
+        ));
+    }
+    Ok(record)
+}
+
+/// An upload's sheet, or why it is none (422 bad-sheet).
+fn read_sheet(value: &serde_json::Value) -> Result<Sheet, ApiError> {
+    serde_json::from_value(value.clone())
+        .map_err(|e| ApiError::invalid("bad-sheet", &format!("not a sheet: {e}")))
 }
 
 fn shared(id: String, key: Option<String>) -> Shared {

@@ -627,6 +627,15 @@ fn games_kept_on_a_device_are_uploaded_shown_and_withdrawn_with_their_key() {
             json!({"names": ["a", "b", "c", "d", "e"], "record": aeroplane.record()}),
             "bad-names",
         ),
+        (json!({"sheet": {"game": "xiangqi"}}), "bad-sheet"),
+        (
+            json!({"record": {"format": 1, "game": "chess"}}),
+            "bad-record",
+        ),
+        (
+            json!({"record": {"format": 9, "game": "xiangqi", "options": null, "setup": null, "actions": []}}),
+            "bad-record",
+        ),
     ] {
         let (status, answer) = api.post("/api/shares", None, &body);
         assert_eq!(
