@@ -415,22 +415,11 @@ fn a_junqi_game_in_progress_hides_its_pieces_on_the_page_the_picture_and_the_dow
 
     // What may show is what a spectator sees: no rank's name (the flag once its marshal falls
     // is everyone's to know), no deployment text, in the page, its SVG or its step words.
-    let hidden_ranks: Vec<&str> = [
-        Rank::FieldMarshal,
-        Rank::General,
-        Rank::MajorGeneral,
-        Rank::Brigadier,
-        Rank::Colonel,
-        Rank::Major,
-        Rank::Captain,
-        Rank::Lieutenant,
-        Rank::Engineer,
-        Rank::Bomb,
-        Rank::Landmine,
-    ]
-    .iter()
-    .map(|r| r.chinese())
-    .collect();
+    let hidden_ranks: Vec<&str> = Rank::ALL
+        .iter()
+        .filter(|r| **r != Rank::Flag)
+        .map(|r| r.chinese())
+        .collect();
     let mut browser = Browser::start();
     browser.size(360, 780, true);
     browser.open(&format!("{}/g/{share}?lang=zh", server.url));
