@@ -24,6 +24,10 @@ fn android_main(app: slint::android::AndroidApp) {
         // Android's notifications need a Java-side channel: not yet (docs/android.md).
         notifications: false,
         open: Vec::new(),
+        // Android's share sheet (Intent.ACTION_SEND), beside Copy link.
+        system_share: Some(qiguan_app::share::SystemShare::new(
+            qiguan_android_share::send_text,
+        )),
     };
     let code = qiguan_app::run_with(options);
     if code != 0 {

@@ -27,6 +27,9 @@ pub struct AppOptions {
     /// Game files to import and open on start ("Open with Qiguan"): each is filed in the
     /// history as an imported game and the last opens in replay.
     pub open: Vec<PathBuf>,
+    /// The platform's share sheet, which the share dialog offers beside Copy link (Android's,
+    /// from `qiguan-android`); none on the desktop.
+    pub system_share: Option<crate::share::SystemShare>,
 }
 
 impl AppOptions {
@@ -72,6 +75,7 @@ impl AppOptions {
             sound_device: true,
             notifications: true,
             open,
+            system_share: None,
         })
     }
 }
@@ -164,6 +168,10 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
         crate::sound::Speaker::new(options.sound_device),
     ));
     ctx.notifier.use_desktop(options.notifications);
+    window
+        .global::<qiguan_ui::ShareAdapter>()
+        .set_system_share(options.system_share.is_some());
+    *ctx.system_share.borrow_mut() = options.system_share;
     window.global::<qiguan_ui::Texts>().on_initial(|word| {
         let first = word.chars().next().map(char::to_uppercase);
         first.map(String::from_iter).unwrap_or_default().into()

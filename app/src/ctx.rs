@@ -38,6 +38,8 @@ pub struct Ctx {
     pub(crate) replies: crate::thinking::Replies,
     /// The game whose share dialog is open (its link is being made, shown or withdrawn).
     pub(crate) sharing: std::cell::Cell<Option<crate::store::GameId>>,
+    /// The platform's share sheet, if it has one (Android).
+    pub(crate) system_share: RefCell<Option<crate::share::SystemShare>>,
 }
 
 impl std::fmt::Debug for Ctx {
@@ -91,6 +93,7 @@ impl Ctx {
             notifier: crate::notify::Notifier::default(),
             replies: crate::thinking::Replies::default(),
             sharing: std::cell::Cell::default(),
+            system_share: RefCell::default(),
         }
     }
 

@@ -10,6 +10,31 @@ use crate::sync::{Correspondence, SyncError};
 use qiguan_core::share::Sheet;
 use serde_json::{Value, json};
 
+/// The platform's own way to pass a link to another app (Android's share sheet), given to the
+/// app by the platform's entry point (`qiguan-android`); the desktop has none and copies the
+/// link instead. It is called with the sheet's title and the link, and says whether the sheet
+/// opened.
+#[derive(Clone)]
+pub struct SystemShare(std::sync::Arc<dyn Fn(&str, &str) -> Result<(), String> + Send + Sync>);
+
+impl SystemShare {
+    /// A share sheet that `send(title, link)` opens.
+    pub fn new(send: impl Fn(&str, &str) -> Result<(), String> + Send + Sync + 'static) -> Self {
+        SystemShare(std::sync::Arc::new(send))
+    }
+
+    /// Opens the sheet with `title` over `link`.
+    pub fn send(&self, title: &str, link: &str) -> Result<(), String> {
+        (self.0)(title, link)
+    }
+}
+
+impl std::fmt::Debug for SystemShare {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SystemShare")
+    }
+}
+
 /// Why a game could not be shared or its link withdrawn. Its [`ShareError::code`] is what the
 /// screen says.
 #[derive(Debug)]

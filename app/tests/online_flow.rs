@@ -1012,3 +1012,62 @@ fn a_game_on_this_device_is_shared_from_its_screen_and_withdrawn() {
     assert!(all(&app, "Share this game").is_empty());
     assert_eq!(page(&link), 410);
 }
+
+/// Share on Android: the platform's share sheet is offered first and gets the link and the
+/// dialog's title; when the sheet cannot open, the dialog says so and keeps the link to copy.
+#[test]
+fn the_platforms_share_sheet_gets_the_link() {
+    use common::{start_with_share_sheet, use_server};
+    use qiguan_app::share::SystemShare;
+    use qiguan_app::ui::ShareAdapter;
+    use std::sync::{Arc, Mutex};
+    let dir = tempfile::tempdir().unwrap();
+    let sent = Arc::new(Mutex::new(Vec::<(String, String)>::new()));
+    let fails = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sheet = {
+        let (sent, fails) = (sent.clone(), fails.clone());
+        SystemShare::new(move |title, link| {
+            sent.lock().unwrap().push((title.into(), link.into()));
+            match fails.load(std::sync::atomic::Ordering::SeqCst) {
+                true => Err("no activity".into()),
+                false => Ok(()),
+            }
+        })
+    };
+    let app = start_with_share_sheet(&dir.path().join("phone"), (360, 780), sheet);
+    let url = server(dir.path());
+    use_server(&app, &url);
+    press(&app, "New Xiangqi game");
+    press(&app, "Start game");
+    click(&app, "h3");
+    click(&app, "e3");
+    let share = app.window().global::<ShareAdapter>();
+    press(&app, "Share");
+    until(&app, Duration::from_secs(10), || share.get_state() == 2);
+    let link = share.get_link().to_string();
+    assert!(link.starts_with(&format!("{url}/g/")), "{link}");
+    assert!(
+        sent.lock().unwrap().is_empty(),
+        "nothing sent before the tap"
+    );
+    press(&app, "Share…");
+    assert_eq!(
+        *sent.lock().unwrap(),
+        [("Share this game".to_owned(), link.clone())]
+    );
+    assert_eq!(share.get_error(), "");
+    // Copy link is still there, beside Withdraw.
+    assert!(one(&app, "Copy link").is_valid());
+    fails.store(true, std::sync::atomic::Ordering::SeqCst);
+    press(&app, "Share…");
+    assert_eq!(share.get_error(), "share-sheet");
+    assert!(
+        one(
+            &app,
+            "The share sheet could not be opened: copy the link instead."
+        )
+        .is_valid()
+    );
+    assert_eq!(share.get_state(), 2, "the link stays on screen");
+    assert_eq!(share.get_link(), link.as_str());
+}

@@ -2,7 +2,7 @@
 //! the server, or the one kept), shows it to copy, and withdraws it (`crate::share` does the
 //! work, on the worker's thread).
 
-use super::{handler0, registry, session::Call};
+use super::{handler, handler0, registry, session::Call};
 use crate::ctx::Ctx;
 use crate::online::Command;
 use crate::store::GameId;
@@ -21,6 +21,18 @@ pub fn connect(ctx: &Rc<Ctx>) {
         if let Some(id) = ctx.sharing.get() {
             ctx.ui().global::<ShareAdapter>().set_state(4);
             ctx.send(Command::Withdraw(id));
+        }
+    }));
+    a.on_send_to(handler(ctx, |ctx, title: slint::SharedString| {
+        let ui = ctx.ui();
+        let a = ui.global::<ShareAdapter>();
+        let sheet = ctx.system_share.borrow().clone();
+        if let Some(sheet) = sheet {
+            let sent = sheet.send(&title, &a.get_link());
+            if let Err(e) = &sent {
+                eprintln!("qiguan: the share sheet did not open: {e}");
+            }
+            a.set_error(if sent.is_ok() { "" } else { "share-sheet" }.into());
         }
     }));
 }

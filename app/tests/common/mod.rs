@@ -79,6 +79,19 @@ fn tips_off(dir: &Path) {
     }
 }
 
+/// Starts the app as Android does, with a share sheet of the platform's own (here `share`).
+pub fn start_with_share_sheet(
+    dir: &Path,
+    size: (u32, u32),
+    share: qiguan_app::share::SystemShare,
+) -> App {
+    tips_off(dir);
+    launch(
+        options(dir, Language::English, false, Vec::new(), Some(share)),
+        size,
+    )
+}
+
 fn start_app(
     dir: &Path,
     language: Language,
@@ -86,8 +99,17 @@ fn start_app(
     resume: bool,
     open: Vec<std::path::PathBuf>,
 ) -> App {
-    platform();
-    let app = qiguan_app::init(AppOptions {
+    launch(options(dir, language, resume, open, None), size)
+}
+
+fn options(
+    dir: &Path,
+    language: Language,
+    resume: bool,
+    open: Vec<std::path::PathBuf>,
+    system_share: Option<qiguan_app::share::SystemShare>,
+) -> AppOptions {
+    AppOptions {
         data_dir: dir.to_owned(),
         default_language: Some(language),
         resume,
@@ -96,8 +118,13 @@ fn start_app(
         // Tests read what would be told (App::notifications).
         notifications: false,
         open,
-    })
-    .expect("the app starts");
+        system_share,
+    }
+}
+
+fn launch(options: AppOptions, size: (u32, u32)) -> App {
+    platform();
+    let app = qiguan_app::init(options).expect("the app starts");
     app.window()
         .window()
         .set_size(slint::PhysicalSize::new(size.0, size.1));
@@ -949,6 +976,10 @@ fn xiangqi_tour(app: &App, language: Language, visit: &mut impl FnMut(&App, &str
     share.set_link("https://qiguan.example.org/g/3Ks9QdLr2WmXv7TbYp4hNa".into());
     share.set_state(2);
     visit(app, "share-link");
+    // On Android the platform's share sheet comes first (here the Android entry point's).
+    share.set_system_share(true);
+    visit(app, "share-sheet");
+    share.set_system_share(false);
     share.set_error("no-server".into());
     share.set_state(3);
     visit(app, "share-error");
