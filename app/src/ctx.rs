@@ -28,14 +28,14 @@ pub struct Ctx {
     pub(crate) server_probe: slint::Timer,
     pub(crate) probed: RefCell<String>,
     /// The sync worker and what it reports; none when the history could not be opened.
-    pub(crate) worker: RefCell<Option<crate::online::Worker>>,
-    pub(crate) sync_events: RefCell<Option<std::sync::mpsc::Receiver<crate::online::Event>>>,
+    pub(crate) worker: RefCell<Option<crate::sync::Worker>>,
+    pub(crate) sync_events: RefCell<Option<std::sync::mpsc::Receiver<crate::sync::Event>>>,
     pub(crate) back_stack: RefCell<Vec<Screen>>,
     /// Where the sounds go.
     pub(crate) speaker: crate::sound::Speaker,
     pub(crate) notifier: crate::notify::Notifier,
     /// Replies of work running on other threads (a computer's search).
-    pub(crate) replies: crate::thinking::Replies,
+    pub(crate) replies: crate::thinking::Replies<Ctx>,
     /// The game whose share dialog is open (its link is being made, shown or withdrawn).
     pub(crate) sharing: std::cell::Cell<Option<crate::store::GameId>>,
     /// The platform's share sheet, if it has one (Android).
@@ -151,7 +151,7 @@ impl Ctx {
     }
 
     /// Sends a command to the sync worker, if it runs.
-    pub(crate) fn send(&self, command: crate::online::Command) {
+    pub(crate) fn send(&self, command: crate::sync::Command) {
         if let Some(worker) = self.worker.borrow().as_ref() {
             worker.send(command);
         }
@@ -163,5 +163,23 @@ impl Ctx {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis() as i64)
             .unwrap_or(0)
+    }
+}
+
+impl crate::thinking::Host for Ctx {
+    fn replies(&self) -> &crate::thinking::Replies<Ctx> {
+        &self.replies
+    }
+}
+
+impl Ctx {
+    /// Runs the replies of finished work, oldest first.
+    pub(crate) fn drain_replies(self: &Rc<Self>) {
+        crate::thinking::drain(self);
+    }
+
+    /// How many pieces of work have been started whose replies have not run yet.
+    pub(crate) fn thinking_in_flight(&self) -> usize {
+        self.replies.in_flight()
     }
 }

@@ -8,7 +8,6 @@ mod ctx;
 pub mod history_model;
 pub mod library;
 pub mod notify;
-pub mod online;
 mod random;
 pub mod rules;
 mod screens;

@@ -276,7 +276,7 @@ async fn a_queued_move_made_on_an_old_position_gives_way_to_the_server() {
 /// made meanwhile arrives though nothing was being followed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_worker_re_reads_every_game_when_the_app_resumes() {
-    use qiguan_app::online::{Command, Event, Worker};
+    use qiguan_app::sync::{Command, Event, Worker};
     let db = TestDb::new();
     let server = Server::start(&db.url, "127.0.0.1:0");
     let (mut red, mut black) = (device(), device());
@@ -317,7 +317,7 @@ async fn the_worker_re_reads_every_game_when_the_app_resumes() {
 /// on the same address and store.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_waiting_device_tells_an_outage_and_the_return() {
-    use qiguan_app::online::{Command, Event, Worker};
+    use qiguan_app::sync::{Command, Event, Worker};
     let db = TestDb::new();
     let server = Server::start(&db.url, "127.0.0.1:0");
     let addr = server.addr;

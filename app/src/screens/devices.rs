@@ -5,7 +5,7 @@
 use super::{handler, handler0};
 use crate::ctx::Ctx;
 use crate::library::{Device, Offer};
-use crate::online::{Command, LibraryCommand, LibraryEvent};
+use crate::sync::{Command, LibraryCommand, LibraryEvent};
 use qiguan_ui::{DeviceRow, DevicesAdapter, Nav, Screen, SettingsAdapter};
 use slint::{ComponentHandle, Image, Rgb8Pixel, SharedPixelBuffer, VecModel};
 use std::rc::Rc;

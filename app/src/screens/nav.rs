@@ -41,7 +41,7 @@ impl Ctx {
     fn show(self: &Rc<Self>, screen: Screen) {
         // Only a game's own screen keeps the sync worker watching its game.
         if registry::on_screen(screen).is_none() {
-            self.send(crate::online::Command::Watch(None));
+            self.send(crate::sync::Command::Watch(None));
         }
         self.remember_screen(screen);
         if let Some(entry) = registry::on_screen(screen) {

@@ -3,8 +3,8 @@
 use super::rows::listed_row;
 use super::{handler, handler0};
 use crate::ctx::Ctx;
-use crate::online::{Command, Event, Worker};
 use crate::store::GameId;
+use crate::sync::{Command, Event, Worker};
 use qiguan_ui::{GameRow, OnlineAdapter, Screen};
 use slint::{ComponentHandle, ModelRc, VecModel};
 use std::rc::Rc;
@@ -24,7 +24,7 @@ pub fn start(ctx: &Rc<Ctx>) {
     }
     let (worker, events) = Worker::start(ctx.data_dir.clone(), || {
         // Runs on the worker thread: hop to the UI thread, where the context lives.
-        crate::thinking::on_ui_thread(|ctx| ctx.drain_sync());
+        crate::thinking::on_ui_thread(|ctx: &Rc<Ctx>| ctx.drain_sync());
     });
     *ctx.worker.borrow_mut() = Some(worker);
     *ctx.sync_events.borrow_mut() = Some(events);

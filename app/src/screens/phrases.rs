@@ -67,7 +67,7 @@ pub(crate) fn say(
         s.queue_phrase(id, remote.seat, phrase, &cid, now)?;
         s.phrases(id, SHOWN)
     })
-    .inspect(|_| ctx.send(crate::online::Command::Flush))
+    .inspect(|_| ctx.send(crate::sync::Command::Flush))
     .map_err(|e| e.to_string())
 }
 

@@ -11,9 +11,9 @@
 use super::hidden::{self, Seen, Source};
 use super::registry::{GameEntry, OnlineChoice};
 use crate::ctx::{Ctx, Sessions};
-use crate::online::Command;
 use crate::sound::Sound;
 use crate::store::{GameId, Mode, NewGame, RemoteGame, Standing};
+use crate::sync::Command;
 use crate::thinking::{self, Work};
 use qiguan_core::Strength;
 use qiguan_core::fair::{Dealer, Verdict};

@@ -75,7 +75,7 @@ fn probe_soon(ctx: &Rc<Ctx>, server: &str, pause: Duration) {
     ctx.server_probe
         .start(slint::TimerMode::SingleShot, pause, move || {
             if let Some(ctx) = weak.upgrade() {
-                ctx.send(crate::online::Command::Probe(server.clone()));
+                ctx.send(crate::sync::Command::Probe(server.clone()));
             }
         });
 }

@@ -4,8 +4,8 @@
 
 use super::{handler, handler0, registry, session::Call};
 use crate::ctx::Ctx;
-use crate::online::Command;
 use crate::store::GameId;
+use crate::sync::Command;
 use qiguan_ui::ShareAdapter;
 use slint::ComponentHandle;
 use std::rc::Rc;

@@ -2,9 +2,9 @@
 //! thread sends it commands; it answers with events on a channel and wakes the UI thread
 //! (through Slint's event loop in the app, explicitly in tests).
 
-use crate::store::{GameId, Phrase};
-use crate::sync::{Correspondence, SyncError};
-use qiguan_core::GameKind;
+use super::devices::{LIBRARY_SYNC, library_command};
+use super::{Command, Correspondence, Event, LibraryCommand, LibraryEvent, SyncError};
+use crate::store::GameId;
 use std::path::PathBuf;
 use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, SystemTime};
@@ -19,123 +19,6 @@ pub const SLEPT: Duration = Duration::from_secs(30);
 /// Returns true if the time between two ticks says the app was away.
 pub fn slept(last_tick: SystemTime, now: SystemTime) -> bool {
     now.duration_since(last_tick).is_ok_and(|gap| gap >= SLEPT)
-}
-
-/// What the UI asks of the worker.
-#[derive(Debug)]
-pub enum Command {
-    /// Create a game on `server` with this device in `seat`.
-    Create {
-        server: String,
-        game: GameKind,
-        /// The game's options, as core serializes them (`null` for the defaults).
-        options: serde_json::Value,
-        seat: u8,
-        /// Seats the server's computer plays.
-        bots: Vec<(u8, qiguan_core::Strength)>,
-        days_per_move: i64,
-        name: String,
-    },
-    /// Join with an invite code.
-    Join {
-        server: String,
-        code: String,
-        name: String,
-    },
-    /// Send the outbox.
-    Flush,
-    /// Fetch every correspondence game.
-    RefreshAll,
-    /// Follow this game (long poll) until told otherwise; `None` stops following.
-    Watch(Option<GameId>),
-    /// Internal: the followed game moved on the server.
-    Moved(GameId),
-    /// Internal: the followed game's server stopped answering (its long poll failed).
-    Unreachable,
-    /// The app is back in the foreground: start the long poll again (its connection may have
-    /// died meanwhile), send what waits, and re-read every game.
-    Resumed,
-    /// Linked devices: see [`LibraryCommand`].
-    Library(LibraryCommand),
-    /// Check that a Qiguan server answers at this address (Settings, once typed).
-    Probe(String),
-    /// Make (or find) the link to this game's page for anyone.
-    Share(GameId),
-    /// Withdraw this game's link.
-    Withdraw(GameId),
-}
-
-/// What the Devices screen asks of the worker.
-#[derive(Debug)]
-pub enum LibraryCommand {
-    /// Report where this device stands (linked or not) and, if linked, its devices.
-    Show,
-    /// Start a library on `server` with this device.
-    Start { server: String, name: String },
-    /// Offer a pairing code for another device.
-    Offer,
-    /// Join the library a code opens.
-    Join {
-        server: String,
-        code: String,
-        name: String,
-    },
-    /// Unlink a device (this one too).
-    Unlink(String),
-    /// Sync now.
-    Sync,
-}
-
-/// What the worker reports about linked devices.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LibraryEvent {
-    /// Where this device stands: its server when it is in a library, whether it was unlinked,
-    /// and the library's devices as last heard.
-    State {
-        server: Option<String>,
-        unlinked: bool,
-        devices: Vec<crate::library::Device>,
-    },
-    /// A pairing code to show.
-    Offer(crate::library::Offer),
-    /// A sync under way has read or sent this much so far (each step is committed here).
-    Progress(crate::library::Synced),
-    /// A sync finished (at this time, Unix ms) with these results.
-    Synced {
-        at: i64,
-        done: crate::library::Synced,
-    },
-    /// Something failed; `code` as [`SyncError::code`] gives it.
-    Failed(String),
-}
-
-/// What the worker reports.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Event {
-    /// A game was created; show the invite code (empty: the server's computer fills every
-    /// other seat).
-    Created { id: GameId, code: String },
-    /// A game was joined.
-    Joined { id: GameId },
-    /// These games changed in the local store.
-    Changed(Vec<GameId>),
-    /// Whether the last attempt reached the server, and how many actions still wait.
-    Status { online: bool, pending: usize },
-    /// Phrases the other seats sent, newly heard (the games' screens already show them).
-    Heard(Vec<(GameId, Phrase)>),
-    /// Something failed; `what` is `create`, `join` or `sync`, `code` says why in a word the
-    /// screen translates (see [`SyncError::code`]).
-    Failed { what: &'static str, code: String },
-    /// About linked devices.
-    Library(LibraryEvent),
-    /// What answers at an address Settings asked about: `code` is empty for a Qiguan
-    /// server, else [`SyncError::code`]'s word (`offline`: nothing; `protocol`: something
-    /// that is not a Qiguan server).
-    Probed { server: String, code: String },
-    /// The game's page is at `url`.
-    Shared { id: GameId, url: String },
-    /// The game's link was withdrawn.
-    Unshared { id: GameId },
 }
 
 /// A handle to the worker.
@@ -277,90 +160,6 @@ async fn run(
         if !heard.is_empty() {
             emit(Event::Heard(heard));
         }
-    }
-}
-
-/// How often a linked device syncs its library while the app runs.
-const LIBRARY_SYNC: Duration = Duration::from_secs(30);
-
-/// Carries out a command about linked devices.
-async fn library_command(
-    library: &mut crate::library::Library,
-    command: LibraryCommand,
-    emit: &impl Fn(Event),
-) {
-    use crate::library::Library;
-    let fail = |e: SyncError| emit(Event::Library(LibraryEvent::Failed(e.code())));
-    async fn state(library: &mut Library, emit: &impl Fn(Event)) {
-        let link = library.link().ok().flatten();
-        let devices = match &link {
-            Some(l) if !l.unlinked => library.devices().await.unwrap_or_default(),
-            _ => Vec::new(),
-        };
-        // Listing may have found this device unlinked.
-        let link = library.link().ok().flatten();
-        emit(Event::Library(LibraryEvent::State {
-            server: link.as_ref().map(|l| l.server.clone()),
-            unlinked: link.is_some_and(|l| l.unlinked),
-            devices,
-        }));
-    }
-    async fn sync(library: &mut Library, emit: &impl Fn(Event)) -> Result<(), SyncError> {
-        let done = library.sync().await;
-        let changed = library.take_changed();
-        let done = done?;
-        if done.taken > 0 {
-            // Games came from another device: the lists and any open game read them again.
-            emit(Event::Changed(changed));
-        }
-        emit(Event::Library(LibraryEvent::Synced {
-            at: crate::library::now_ms(),
-            done,
-        }));
-        Ok(())
-    }
-    match command {
-        LibraryCommand::Show => state(library, emit).await,
-        LibraryCommand::Sync => {
-            let linked = library.link().ok().flatten().is_some_and(|l| !l.unlinked);
-            if linked {
-                match sync(library, emit).await {
-                    Ok(()) => {}
-                    // Offline: the next tick tries again; the screen says so when open.
-                    Err(e) => {
-                        let unlinked = e.code() == "device-unlinked";
-                        fail(e);
-                        if unlinked {
-                            state(library, emit).await;
-                        }
-                    }
-                }
-            }
-        }
-        LibraryCommand::Start { server, name } => match library.create(&server, &name).await {
-            Ok(_) => {
-                let _ = sync(library, emit).await.map_err(fail);
-                state(library, emit).await;
-            }
-            Err(e) => fail(e),
-        },
-        LibraryCommand::Offer => match library.offer().await {
-            Ok(offer) => emit(Event::Library(LibraryEvent::Offer(offer))),
-            Err(e) => fail(e),
-        },
-        LibraryCommand::Join { server, code, name } => {
-            match library.join(&server, &code, &name).await {
-                Ok(_) => {
-                    let _ = sync(library, emit).await.map_err(fail);
-                    state(library, emit).await;
-                }
-                Err(e) => fail(e),
-            }
-        }
-        LibraryCommand::Unlink(device) => match library.unlink(&device).await {
-            Ok(()) => state(library, emit).await,
-            Err(e) => fail(e),
-        },
     }
 }
 
