@@ -246,7 +246,7 @@ fn analyse(ctx: &Rc<Ctx>) {
     match created {
         Ok(id) => {
             super::replay::open(ctx, id, false);
-            super::review::start(ctx);
+            super::replay::analyse(ctx);
         }
         Err(e) => crate::screens::show_error(ctx, &e.to_string()),
     }

@@ -5,6 +5,7 @@
 
 pub mod editor;
 pub mod replay;
+mod replay_session;
 mod review;
 pub mod view;
 
@@ -26,7 +27,7 @@ use qiguan_ui::{
     AppWindow, BoardCell, ImportProblem, Motion, MoveRow, NewGameAdapter, Screen, XiangqiAdapter,
     XiangqiRules,
 };
-use replay::ReplaySession;
+use replay_session::ReplaySession;
 use slint::Model;
 use slint::{ComponentHandle, ModelRc, VecModel};
 use std::cell::Cell;

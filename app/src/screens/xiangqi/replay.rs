@@ -2,7 +2,8 @@
 //! variations with comments (the study, kept with the game), continue from any position,
 //! export FEN and PGN.
 
-use super::review::{self, Review};
+use super::replay_session::{ReplaySession, Review, slot};
+use super::review;
 use super::view::{self, Marks, check_square, move_rows};
 use crate::ctx::Ctx;
 use crate::screens::rows::{format_date, opening_name};
@@ -16,125 +17,9 @@ use qiguan_core::xiangqi::study::EditError;
 use qiguan_core::xiangqi::study::{Path, Study};
 use qiguan_core::xiangqi::{Move, Position, Square, Xiangqi, XiangqiOptions, XiangqiSetup};
 use qiguan_core::{Match, Rules};
-use qiguan_ui::{BoardCell, MoveRow, ReplayAdapter, Screen, StudyMove};
+use qiguan_ui::{MoveRow, ReplayAdapter, Screen, StudyMove};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
-use std::cell::RefCell;
 use std::rc::Rc;
-
-/// A stored game being replayed.
-pub struct ReplaySession {
-    pub(super) id: GameId,
-    /// The game as it was played.
-    pub(super) game: Match<Xiangqi>,
-    /// Its moves: what the review judges.
-    pub(super) game_moves: Vec<Move>,
-    /// The game with what the player tried (its own moves are one line of it).
-    pub(super) study: Study,
-    /// The line on screen, to its end: the game's, or a variation the player went into.
-    line: Path,
-    /// The line's moves.
-    pub(super) moves: Vec<Move>,
-    /// How many of them the game played too (the review's judgements hold that far).
-    pub(super) shared: usize,
-    players: [String; 2],
-    /// Red and Black: played by the computer (a role, not a name).
-    computers: [bool; 2],
-    created_at: i64,
-    /// Read from a file or a paste: its result is the file's word, with no reason for it (the
-    /// record carries a result as a resignation or an agreed draw).
-    imported: bool,
-    /// Moves shown of the line.
-    pub(super) ply: usize,
-    /// The piece picked up to try a move.
-    selected: Option<Square>,
-    manual_flip: bool,
-    cells: Rc<VecModel<BoardCell>>,
-    rows: Rc<VecModel<MoveRow>>,
-    /// The engine's review and live line.
-    pub(super) review: Review,
-}
-
-impl ReplaySession {
-    /// Returns the position after `self.ply` moves.
-    pub(super) fn position(&self) -> Position {
-        self.position_at(self.ply)
-    }
-
-    /// Returns the position after `ply` moves of the line shown.
-    pub(super) fn position_at(&self, ply: usize) -> Position {
-        let mut pos = self.study.start.clone();
-        for &m in &self.moves[..ply.min(self.moves.len())] {
-            let _ = pos.play(m);
-        }
-        pos
-    }
-
-    /// The point of the study shown.
-    pub(super) fn path(&self) -> &[usize] {
-        &self.line[..self.ply.min(self.line.len())]
-    }
-
-    /// The game as far as the position shown, with its history (for the engine).
-    pub(super) fn shown_game(&self) -> Option<Xiangqi> {
-        let options = self.game.game().options().clone();
-        let mut game = Xiangqi::from_position(options, self.study.start.clone()).ok()?;
-        for &m in &self.moves[..self.ply] {
-            game.play_move(m).ok()?;
-        }
-        Some(game)
-    }
-
-    /// Shows the line through `path` (its own continuation after it), at `path`.
-    fn go_into(&mut self, path: &[usize]) {
-        self.line = self.study.line_through(path);
-        self.ply = path.len();
-        self.relined();
-    }
-
-    /// Recomputes what follows from the line shown.
-    fn relined(&mut self) {
-        self.moves = self.study.moves_along(&self.line).unwrap_or_default();
-        self.shared = self
-            .moves
-            .iter()
-            .zip(&self.game_moves)
-            .take_while(|(a, b)| a == b)
-            .count();
-        self.ply = self.ply.min(self.moves.len());
-        self.selected = None;
-    }
-
-    /// The game's own moves, as a path (a prefix of it is a move the game played).
-    fn game_path(&self) -> Path {
-        self.study.path_of(&self.game_moves).unwrap_or_default()
-    }
-
-    /// Whether the move at `path` is one the game played.
-    fn played(&self, path: &[usize]) -> bool {
-        self.game_path().starts_with(path)
-    }
-
-    /// The variation the position shown is in: the path to its first move (none on the
-    /// main line).
-    fn variation(&self) -> Option<&[usize]> {
-        let path = self.path();
-        let last = path.iter().rposition(|&i| i != 0)?;
-        Some(&path[..=last])
-    }
-
-    /// What "Delete" takes away at the position shown: the player's variation it is in, or
-    /// else the player's moves from where they left the game's (after its last move, say);
-    /// none on the game's own moves.
-    fn deletable(&self) -> Option<Path> {
-        if let Some(v) = self.variation().filter(|v| !self.played(v)) {
-            return Some(v.to_vec());
-        }
-        let path = self.path();
-        let game = self.game_path();
-        let k = (1..=path.len()).find(|&k| !game.starts_with(&path[..k]))?;
-        Some(path[..k].to_vec())
-    }
-}
 
 /// What the store keeps of a study of a game that played `game`: nothing when it is that one
 /// line with no comment; else PGN in coordinates, without tags (the game has its own).
@@ -178,7 +63,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
             s.selected = None;
         }
         refresh(ctx);
-        review::follow(ctx);
+        review::follow(ctx, refresh);
     }));
     a.on_go_to_game(handler(ctx, |ctx, ply: i32| {
         if let Some(s) = slot(ctx).borrow_mut().as_mut() {
@@ -187,7 +72,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
             s.relined();
         }
         refresh(ctx);
-        review::follow(ctx);
+        review::follow(ctx, refresh);
     }));
     a.on_cell_clicked(handler(ctx, tap));
     a.on_cell_dragged(handler2(ctx, dragged));
@@ -202,7 +87,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
             }
         }
         refresh(ctx);
-        review::follow(ctx);
+        review::follow(ctx, refresh);
     }));
     a.on_save_comment(handler(ctx, |ctx, text: SharedString| {
         edit(ctx, |s| {
@@ -224,9 +109,10 @@ pub fn connect(ctx: &Rc<Ctx>) {
     }));
     a.on_analyse(handler(ctx, |ctx, on: bool| {
         if on {
-            review::start(ctx);
+            analyse(ctx);
         } else {
             review::stop(ctx);
+            refresh(ctx);
         }
     }));
     a.on_flip(handler0(ctx, |ctx| {
@@ -238,6 +124,11 @@ pub fn connect(ctx: &Rc<Ctx>) {
     a.on_continue_here(handler0(ctx, continue_here));
     a.on_export_changed(handler0(ctx, export));
     a.on_save_export(handler0(ctx, save_export));
+}
+
+/// Turns the engine's analysis on for the game in replay (the review and the live line).
+pub fn analyse(ctx: &Rc<Ctx>) {
+    review::start(ctx, refresh);
 }
 
 /// Opens a stored game in the replay screen, at the end or at the start.
@@ -321,7 +212,7 @@ fn edit(ctx: &Rc<Ctx>, change: impl FnOnce(&mut ReplaySession) -> Result<Path, E
         crate::screens::show_error(ctx, &e.to_string());
     }
     refresh(ctx);
-    review::follow(ctx);
+    review::follow(ctx, refresh);
 }
 
 /// A tap on the board: picks up a piece of the side to move, or plays the piece picked up
@@ -652,11 +543,6 @@ fn save_export(ctx: &Rc<Ctx>) {
         Err(e) => format!("× {}: {e}", path.display()),
     };
     a.set_export_note(note.into());
-}
-
-/// The ReplaySession slot in the context.
-pub(super) fn slot(ctx: &Ctx) -> &RefCell<Option<ReplaySession>> {
-    ctx.session()
 }
 
 /// A stored Xiangqi game, replayed: the match, its players' names and when it began.

@@ -4,12 +4,12 @@
 //! deepens while the player looks at it. Both run on threads of their own and stop when the
 //! player stops them, leaves, or (for the live line) steps elsewhere.
 
-use super::replay::{ReplaySession, slot};
+use super::replay_session::{ReplaySession, slot};
 use super::view::notate;
 use crate::ctx::Ctx;
 use crate::settings::Notation;
 use crate::store::KeptReview;
-use crate::thinking::{self, Work};
+use crate::thinking;
 use qiguan_core::xiangqi::analysis::{self, Judged, Judgement, MATE_CP};
 use qiguan_core::xiangqi::engine::{Engine, Limits};
 use qiguan_core::xiangqi::study::Path;
@@ -133,42 +133,9 @@ pub(crate) fn kept(ctx: &Rc<Ctx>, id: crate::store::GameId, moves: &[Move]) -> V
         .collect()
 }
 
-/// A replay's review and live line.
-#[derive(Default)]
-pub(crate) struct Review {
-    /// Each position's judgement (index = moves played), as far as the review got.
-    pub judged: Vec<Option<Judged>>,
-    /// The review while it runs.
-    running: Option<(u64, Work)>,
-    /// The live line: the position (the point of the study shown) it is for, and its search.
-    live: Option<(Path, u64, Work)>,
-    /// The live line's latest finding, for the point shown.
-    pub line: Option<(Path, Judged)>,
-    /// The engine's second and third choices there, as they come (each for the point shown).
-    pub others: [Option<(Path, Judged)>; 2],
-    /// The player turned analysis on (and has not turned it off).
-    pub on: bool,
-}
-
-impl Review {
-    /// A review that starts from judgements kept by an earlier one ([`kept`]).
-    pub fn from_kept(judged: Vec<Option<Judged>>) -> Self {
-        Review {
-            judged,
-            ..Review::default()
-        }
-    }
-
-    /// Whether the whole-game review is still working.
-    pub fn running(&self) -> bool {
-        self.running.is_some()
-    }
-
-    /// Positions judged so far.
-    pub fn done(&self) -> usize {
-        self.judged.iter().filter(|j| j.is_some()).count()
-    }
-}
+/// Shows what the review found: the replay screen's refresh, which the screen hands to
+/// [`start`] and [`follow`] (the review never names the screen that shows it).
+pub(crate) type Shown = fn(&Rc<Ctx>);
 
 fn next_token() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
@@ -176,7 +143,7 @@ fn next_token() -> u64 {
 }
 
 /// Turns analysis on: the review of every position not judged yet, and the live line.
-pub(crate) fn start(ctx: &Rc<Ctx>) {
+pub(crate) fn start(ctx: &Rc<Ctx>, shown: Shown) {
     {
         let mut guard = slot(ctx).borrow_mut();
         let Some(s) = guard.as_mut() else { return };
@@ -200,14 +167,18 @@ pub(crate) fn start(ctx: &Rc<Ctx>) {
                     };
                     poster.post(Box::new(move |ctx: &Rc<Ctx>| {
                         judged_one(ctx, id, token, i, judged);
+                        shown(ctx);
                     }));
                 }
-                Box::new(move |ctx: &Rc<Ctx>| finished(ctx, id, token))
+                Box::new(move |ctx: &Rc<Ctx>| {
+                    finished(ctx, id, token);
+                    shown(ctx);
+                })
             });
             s.review.running = Some((token, work));
         }
     }
-    follow(ctx);
+    follow(ctx, shown);
 }
 
 /// Turns analysis off: both searches stop; what the review found stays.
@@ -218,7 +189,6 @@ pub(crate) fn stop(ctx: &Rc<Ctx>) {
         s.review.live = None;
         s.review.line = None;
     }
-    super::replay::refresh(ctx);
 }
 
 fn judged_one(ctx: &Rc<Ctx>, id: crate::store::GameId, token: u64, i: usize, judged: Judged) {
@@ -230,7 +200,6 @@ fn judged_one(ctx: &Rc<Ctx>, id: crate::store::GameId, token: u64, i: usize, jud
         *place = Some(judged);
         keep(ctx, s);
     }
-    super::replay::refresh(ctx);
 }
 
 fn finished(ctx: &Rc<Ctx>, id: crate::store::GameId, token: u64) {
@@ -240,12 +209,11 @@ fn finished(ctx: &Rc<Ctx>, id: crate::store::GameId, token: u64) {
     {
         s.review.running = None;
     }
-    super::replay::refresh(ctx);
 }
 
 /// Keeps the live line on the position shown: a new search when the player stepped
 /// elsewhere (the old one stops), nothing while analysis is off.
-pub(crate) fn follow(ctx: &Rc<Ctx>) {
+pub(crate) fn follow(ctx: &Rc<Ctx>, shown: Shown) {
     {
         let mut guard = slot(ctx).borrow_mut();
         let Some(s) = guard.as_mut() else { return };
@@ -281,6 +249,7 @@ pub(crate) fn follow(ctx: &Rc<Ctx>) {
                     let at = at.clone();
                     poster.post(Box::new(move |ctx: &Rc<Ctx>| {
                         deeper(ctx, id, token, at, rank, judged);
+                        shown(ctx);
                     }));
                 });
             }
@@ -288,7 +257,7 @@ pub(crate) fn follow(ctx: &Rc<Ctx>) {
         });
         s.review.live = Some((s.path().to_vec(), token, work));
     }
-    super::replay::refresh(ctx);
+    shown(ctx);
 }
 
 /// A line the live search found: its best (rank 1) or its second or third choice.
@@ -310,7 +279,6 @@ fn deeper(
             _ => {}
         }
     }
-    super::replay::refresh(ctx);
 }
 
 /// The live line's second and third choices for the position shown, from the same depth as
