@@ -11,29 +11,12 @@ use pulldown_cmark::{Alignment, CodeBlockKind, Event, Options, Parser, Tag, TagE
 use qiguan_core::GameKind;
 
 /// A game's rules page in `language` (None for a game this version of the app does not know).
+/// Each game brings its own pages (its registry entry's `rules`).
 pub fn page(game: GameKind, language: Language) -> Option<&'static str> {
-    let (english, chinese) = match game {
-        GameKind::Xiangqi => (
-            include_str!("../../docs/rules/xiangqi.md"),
-            include_str!("../../docs/rules/zh/xiangqi.md"),
-        ),
-        GameKind::Junqi => (
-            include_str!("../../docs/rules/junqi.md"),
-            include_str!("../../docs/rules/zh/junqi.md"),
-        ),
-        GameKind::Aeroplane => (
-            include_str!("../../docs/rules/aeroplane.md"),
-            include_str!("../../docs/rules/zh/aeroplane.md"),
-        ),
-        GameKind::SeaLandAir => (
-            include_str!("../../docs/rules/sea-land-air.md"),
-            include_str!("../../docs/rules/zh/sea-land-air.md"),
-        ),
-        _ => return None,
-    };
+    let pages = crate::screens::registry::find(game)?.rules;
     Some(match language {
-        Language::English => english,
-        Language::Chinese => chinese,
+        Language::English => pages.english,
+        Language::Chinese => pages.chinese,
     })
 }
 

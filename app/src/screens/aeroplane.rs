@@ -83,7 +83,17 @@ pub(crate) struct AeroplaneModels {
 pub(crate) const ENTRY: GameEntry = GameEntry {
     online: online_choice,
     row_codes,
-    ..session::entry::<Aeroplane>(connect)
+    computer_levels: true,
+    // Its board names the computers (each seat's colour, strength by strength).
+    level_in_rows: false,
+    most_seats: 4,
+    ..session::entry::<Aeroplane>(connect, RULES)
+};
+
+/// Aeroplane chess's rules page (docs/rules/).
+const RULES: super::registry::RulesPage = super::registry::RulesPage {
+    english: include_str!("../../../docs/rules/aeroplane.md"),
+    chinese: include_str!("../../../docs/rules/zh/aeroplane.md"),
 };
 
 /// Seats are named by colour, which depends on how many play: a list row gets the first

@@ -98,8 +98,7 @@ fn sides(a: &HistoryAdapter<'_>) -> i32 {
         .and_then(|i| super::registry::GAMES.get(i))
     {
         None => 0,
-        Some(entry) if entry.kind == qiguan_core::GameKind::Aeroplane => 4,
-        Some(_) => 2,
+        Some(entry) => entry.most_seats,
     }
 }
 

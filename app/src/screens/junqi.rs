@@ -35,7 +35,13 @@ const LAYOUT_KEY: &str = "junqi-layout:";
 pub(crate) const ENTRY: GameEntry = GameEntry {
     seat_colour,
     online: online_choice,
-    ..session::entry::<Junqi>(connect)
+    ..session::entry::<Junqi>(connect, RULES)
+};
+
+/// Junqi's rules page (docs/rules/).
+const RULES: super::registry::RulesPage = super::registry::RulesPage {
+    english: include_str!("../../../docs/rules/junqi.md"),
+    chinese: include_str!("../../../docs/rules/zh/junqi.md"),
 };
 
 /// A correspondence game as chosen: against a friend, or the server's computer.
@@ -54,6 +60,7 @@ fn seat_colour(game: &qiguan_core::AnyMatch, seat: Seat) -> Option<i32> {
 
 impl GameScreen for Junqi {
     secret_screen!(Screen::Junqi, JunqiCell);
+    const DEALS: bool = true;
 
     fn chosen_options(ui: &AppWindow) -> JunqiOptions {
         let a = ui.global::<JunqiRules>();

@@ -1,7 +1,9 @@
 //! The registry of games: one entry per game, which navigation, New game, correspondence, the
 //! history and the sync worker's reports all read. Each game's screen module defines its own
-//! [`GameEntry`] (`ENTRY`); adding a game means its core module, its screen module and one line
-//! in [`GAMES`].
+//! [`GameEntry`] (`ENTRY`); adding a game means its core module, its screen module, its rules
+//! pages and one line in [`GAMES`]. What differs between games outside their own screens (the
+//! rules page, statistics, list rows, the history's filter, sharing) is a field here, so no
+//! other file names a game.
 
 use super::session::Call;
 use crate::ctx::{Ctx, Sessions};
@@ -53,6 +55,25 @@ pub(crate) struct GameEntry {
     /// hand-over) while its screen shows. Aeroplane chess, whose screen still keeps those
     /// controls on its own adapter, ignores it.
     pub session_call: fn(&Rc<Ctx>, Call),
+    /// Its rules page for players, in both languages (`docs/rules/`).
+    pub rules: RulesPage,
+    /// It hides pieces until the game ends (the authority referees; a shared page shows a
+    /// spectator's view meanwhile).
+    pub hides_pieces: bool,
+    /// Its computer plays at levels the player picks (statistics count each level apart).
+    pub computer_levels: bool,
+    /// A list row names the computer's level; false where the game names its computers on
+    /// its own board (Aeroplane chess).
+    pub level_in_rows: bool,
+    /// The most seats a game of it has (the history filters by the seat you played).
+    pub most_seats: i32,
+}
+
+/// A game's rules page, as `docs/rules/` publishes it: English and Chinese.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RulesPage {
+    pub english: &'static str,
+    pub chinese: &'static str,
 }
 
 /// Reads pasted text or a file's bytes into a game's record and its players' names.
@@ -95,6 +116,11 @@ pub(crate) static GAMES: [&GameEntry; 4] = [
     &super::aeroplane::ENTRY,
     &super::sealandair::ENTRY,
 ];
+
+/// The entry of a kind of game, if this version of the app knows it.
+pub(crate) fn find(kind: GameKind) -> Option<&'static GameEntry> {
+    GAMES.iter().find(|e| e.kind == kind).copied()
+}
 
 /// The entry of a kind of game.
 pub(crate) fn entry(kind: GameKind) -> &'static GameEntry {
@@ -177,5 +203,18 @@ mod tests {
         assert_eq!(at(-1).kind, GAMES[0].kind);
         assert_eq!(at(99).kind, GAMES[0].kind);
         assert!(on_screen(Screen::Home).is_none());
+    }
+
+    #[test]
+    fn every_game_of_core_has_an_entry_and_a_rules_page_in_both_languages() {
+        for kind in GameKind::ALL {
+            let entry = find(kind).unwrap_or_else(|| panic!("{kind:?} has no registry entry"));
+            for page in [entry.rules.english, entry.rules.chinese] {
+                assert!(page.starts_with("# "), "{kind:?}'s rules page has no title");
+                assert!(page.len() > 1000, "{kind:?}'s rules page is a stub");
+            }
+            assert_ne!(entry.rules.english, entry.rules.chinese, "{kind:?}");
+            assert!((2..=4).contains(&entry.most_seats), "{kind:?}");
+        }
     }
 }

@@ -65,7 +65,7 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
             .computers
             .iter()
             .flatten()
-            .filter(|_| s.kind != qiguan_core::GameKind::Aeroplane)
+            .filter(|_| super::registry::find(s.kind).is_some_and(|e| e.level_in_rows))
             .map(|c| strength_code(*c))
             .find(|code| !code.is_empty())
             .unwrap_or_default()

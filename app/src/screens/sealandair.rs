@@ -33,7 +33,13 @@ use std::rc::Rc;
 /// Sea-land-air in the registry of games.
 pub(crate) const ENTRY: GameEntry = GameEntry {
     online: online_choice,
-    ..session::entry::<SeaLandAir>(connect)
+    ..session::entry::<SeaLandAir>(connect, RULES)
+};
+
+/// Sea-land-air's rules page (docs/rules/).
+const RULES: super::registry::RulesPage = super::registry::RulesPage {
+    english: include_str!("../../../docs/rules/sea-land-air.md"),
+    chinese: include_str!("../../../docs/rules/zh/sea-land-air.md"),
 };
 
 /// A correspondence game as chosen: against a friend, or the server's computer.

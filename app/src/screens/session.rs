@@ -48,6 +48,9 @@ pub(crate) trait GameScreen:
     const SCREEN: Screen;
     /// Pieces are hidden while the game runs; the end shows them all.
     const HIDES_PIECES: bool = false;
+    /// Its chance is a deal of hidden pieces (Junqi's flip form), not dice: the fairness
+    /// check says "deal".
+    const DEALS: bool = false;
     /// Two people at one device may take back the last move.
     const UNDO: bool = false;
     /// How long a computer player on this device waits before each action, so that people
@@ -485,7 +488,10 @@ impl<G: GameScreen> Session<G> {
 
 /// The registry entry of a game: the shared session does everything but connect the game's
 /// own controls.
-pub(crate) const fn entry<G: GameScreen>(connect: fn(&Rc<Ctx>)) -> GameEntry {
+pub(crate) const fn entry<G: GameScreen>(
+    connect: fn(&Rc<Ctx>),
+    rules: super::registry::RulesPage,
+) -> GameEntry {
     GameEntry {
         kind: G::KIND,
         screen: G::SCREEN,
@@ -503,6 +509,11 @@ pub(crate) const fn entry<G: GameScreen>(connect: fn(&Rc<Ctx>)) -> GameEntry {
         import: None,
         row_codes: |outcome, to_move, _| (outcome, to_move),
         seat_colour: |_, _| None,
+        rules,
+        hides_pieces: G::HIDES_PIECES,
+        computer_levels: false,
+        level_in_rows: true,
+        most_seats: 2,
     }
 }
 
@@ -1432,7 +1443,7 @@ pub(crate) fn fair_check<G: GameScreen>(s: &Session<G>) -> FairCheck {
     {
         return check.clone();
     }
-    let deal = G::KIND == qiguan_core::GameKind::Junqi;
+    let deal = G::DEALS;
     let check = match qiguan_core::fair::verify(&game.record()) {
         Verdict::NoChance => none,
         Verdict::Checked { draws } => FairCheck {

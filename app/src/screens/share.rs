@@ -46,12 +46,11 @@ pub(crate) fn start(ctx: &Rc<Ctx>, id: GameId) {
     let ui = ctx.ui();
     let a = ui.global::<ShareAdapter>();
     a.set_live(summary.as_ref().is_some_and(|s| s.result.is_none()));
-    a.set_hides(summary.as_ref().is_some_and(|s| {
-        matches!(
-            s.kind,
-            qiguan_core::GameKind::Junqi | qiguan_core::GameKind::SeaLandAir
-        )
-    }));
+    a.set_hides(
+        summary
+            .as_ref()
+            .is_some_and(|s| registry::find(s.kind).is_some_and(|e| e.hides_pieces)),
+    );
     a.set_link("".into());
     a.set_error("".into());
     a.set_state(1);

@@ -65,7 +65,14 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
             Sessions::slot::<editor::EditorSession>(),
         ]
     },
-    ..session::entry::<Xiangqi>(connect)
+    computer_levels: true,
+    ..session::entry::<Xiangqi>(connect, RULES)
+};
+
+/// Xiangqi's rules page (docs/rules/).
+const RULES: super::registry::RulesPage = super::registry::RulesPage {
+    english: include_str!("../../../../docs/rules/xiangqi.md"),
+    chinese: include_str!("../../../../docs/rules/zh/xiangqi.md"),
 };
 
 impl GameScreen for Xiangqi {
