@@ -375,18 +375,30 @@ pub const FONT: &[u8] = include_bytes!("../../ui/ui/fonts/QiguanSans-Regular.otf
 
 /// Draws the sheet's newest position to PNG.
 pub fn render_png(sheet: &Sheet) -> Result<Vec<u8>, String> {
-    use resvg::{tiny_skia, usvg};
     let last = sheet.frames.len().saturating_sub(1);
-    let svg = sheet.svg(last, false, "");
+    render_svg(&sheet.svg(last, false, ""), png_size(sheet.game))
+}
+
+/// Draws an SVG picture of the boards' kind to PNG at `(w, h)` pixels.
+fn render_svg(svg: &str, (w, h): (u32, u32)) -> Result<Vec<u8>, String> {
+    use resvg::{tiny_skia, usvg};
     let mut fonts = usvg::fontdb::Database::new();
     fonts.load_font_data(FONT.to_vec());
+    // The pictures ask for Noto Sans CJK SC, then `sans-serif` (as browsers have them); here
+    // the one font there is stands for every generic family, or no word would be drawn.
+    for generic in [
+        usvg::fontdb::Database::set_sans_serif_family,
+        usvg::fontdb::Database::set_serif_family,
+        usvg::fontdb::Database::set_monospace_family,
+    ] {
+        generic(&mut fonts, "Qiguan Sans");
+    }
     let options = usvg::Options {
         font_family: "Qiguan Sans".into(),
         fontdb: Arc::new(fonts),
         ..usvg::Options::default()
     };
-    let tree = usvg::Tree::from_str(&svg, &options).map_err(|e| e.to_string())?;
-    let (w, h) = png_size(sheet.game);
+    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| e.to_string())?;
     let mut pixmap = tiny_skia::Pixmap::new(w, h).ok_or("empty picture")?;
     let size = tree.size();
     let scale = (w as f32 / size.width()).min(h as f32 / size.height());
@@ -396,4 +408,50 @@ pub fn render_png(sheet: &Sheet) -> Result<Vec<u8>, String> {
         &mut pixmap.as_mut(),
     );
     pixmap.encode_png().map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The preview draws the pictures' words (piece names, the river, hangars), not blank
+    /// tiles: the picture differs from one drawn with every word taken out, in at least as
+    /// many pixels as a word's strokes cover.
+    #[test]
+    fn the_preview_picture_draws_the_words() {
+        for kind in [GameKind::Xiangqi, GameKind::Aeroplane] {
+            let game = qiguan_core::AnyMatch::new(
+                kind,
+                &serde_json::Value::Null,
+                &serde_json::Value::Null,
+            )
+            .unwrap();
+            let sheet = Sheet::of(&game.record()).unwrap();
+            let svg = sheet.svg(0, false, "");
+            let mut wordless = String::new();
+            let mut rest = svg.as_str();
+            while let Some(start) = rest.find("<text") {
+                wordless.push_str(&rest[..start]);
+                let end = rest[start..].find("</text>").unwrap() + start + "</text>".len();
+                rest = &rest[end..];
+            }
+            wordless.push_str(rest);
+            assert!(wordless.len() < svg.len(), "{kind:?} has words");
+            let size = png_size(kind);
+            let pixels = |svg: &str| {
+                let png = render_svg(svg, size).unwrap();
+                resvg::tiny_skia::Pixmap::decode_png(&png)
+                    .unwrap()
+                    .data()
+                    .to_vec()
+            };
+            let (with, without) = (pixels(&svg), pixels(&wordless));
+            let differ = with
+                .chunks(4)
+                .zip(without.chunks(4))
+                .filter(|(a, b)| a != b)
+                .count();
+            assert!(differ > 5_000, "{kind:?}: only {differ} pixels show words");
+        }
+    }
 }
