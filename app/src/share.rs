@@ -108,17 +108,59 @@ pub async fn share(
                 .map(|s| s.trim_end_matches('/').to_owned())
                 .filter(|s| !s.is_empty())
                 .ok_or(ShareError::NoServer)?;
-            let body = upload_body(&engine.store().load(id)?)?;
-            let shared = engine.client().upload_share(&server, &body).await?;
-            KeptShare {
+            let game = engine.store().load(id)?;
+            let shared = engine
+                .client()
+                .upload_share(&server, &upload_body(&game)?)
+                .await?;
+            let kept = KeptShare {
                 server,
                 link: shared.id,
                 key: shared.key,
-            }
+            };
+            let actions = engine.store().action_count(id)?;
+            engine.store_mut().keep_share(id, &kept, now)?;
+            engine.store_mut().note_sent(id, actions)?;
+            return Ok(kept);
         }
     };
     engine.store_mut().keep_share(id, &kept, now)?;
     Ok(kept)
+}
+
+/// Sends each game this device uploaded that changed since (a move, its end) to its page,
+/// so that the page follows it as it follows a correspondence game. A link the server no
+/// longer has (withdrawn from elsewhere, or lost) is forgotten; anything else (offline) is
+/// tried again the next time. Returns the games sent.
+pub async fn send_changed_uploads(engine: &mut Correspondence) -> Result<Vec<GameId>, SyncError> {
+    let mut sent = Vec::new();
+    for upload in engine.store().changed_uploads()? {
+        let (Ok(game), Some(key)) = (engine.store().load(upload.id), upload.share.key.as_deref())
+        else {
+            continue;
+        };
+        let body = upload_body(&game)?;
+        let answer = engine
+            .client()
+            .update_share(&upload.share.server, &upload.share.link, key, &body)
+            .await;
+        match answer {
+            Ok(_) => {
+                engine.store_mut().note_sent(upload.id, upload.actions)?;
+                sent.push(upload.id);
+            }
+            // The server no longer has the link (withdrawn from elsewhere, or lost).
+            Err(SyncError::Refused {
+                status: 404 | 410, ..
+            }) => engine.store_mut().forget_share(upload.id)?,
+            // Refused as it stands (too large, say): not sent again until it changes.
+            Err(SyncError::Refused { .. }) => {
+                engine.store_mut().note_sent(upload.id, upload.actions)?;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(sent)
 }
 
 /// Withdraws the game's link (its page answers 410 Gone from then on) and forgets it. A link

@@ -1002,7 +1002,24 @@ fn a_game_on_this_device_is_shared_from_its_screen_and_withdrawn() {
         .unwrap()
     };
     assert_eq!(page(&link), 200);
+    // The game goes on here: each move goes up to the page (one made before sharing).
+    let actions = |link: &str| {
+        let link = format!("{link}.json");
+        std::thread::spawn(move || {
+            tokio::runtime::Runtime::new().unwrap().block_on(async {
+                let record: serde_json::Value =
+                    reqwest::get(&link).await.unwrap().json().await.unwrap();
+                record["actions"].as_array().map_or(0, Vec::len)
+            })
+        })
+        .join()
+        .unwrap()
+    };
+    assert_eq!(actions(&link), 1);
     press(&app, "Close");
+    click(&app, "h8");
+    click(&app, "e8");
+    until(&app, Duration::from_secs(10), || actions(&link) == 2);
     press(&app, "Share");
     until(&app, Duration::from_secs(10), || share.get_state() == 2);
     assert_eq!(share.get_link(), link.as_str(), "the same link again");

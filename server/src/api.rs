@@ -57,7 +57,12 @@ pub fn router(state: AppState) -> Router {
             "/api/shares",
             post(share_upload).layer(DefaultBodyLimit::max(crate::shares::UPLOAD_LIMIT)),
         )
-        .route("/api/shares/{id}", delete(share_withdraw))
+        .route(
+            "/api/shares/{id}",
+            delete(share_withdraw)
+                .put(share_reshare)
+                .layer(DefaultBodyLimit::max(crate::shares::UPLOAD_LIMIT)),
+        )
         .merge(
             Router::new()
                 .route("/g/{file}", get(shared_page))
@@ -311,6 +316,16 @@ async fn share_upload(
 ) -> Result<Response, ApiError> {
     let shared = s.shares.upload(req).await?;
     Ok((StatusCode::CREATED, Json(shared)).into_response())
+}
+
+async fn share_reshare(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Body(req): Body<crate::shares::Upload>,
+) -> Result<Response, ApiError> {
+    let shared = s.shares.reshare(&id, bearer(&headers), req).await?;
+    Ok(Json(shared).into_response())
 }
 
 async fn share_withdraw(

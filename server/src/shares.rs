@@ -63,7 +63,8 @@ pub struct Shown {
     pub computer: Vec<bool>,
     /// The record, when nothing in it is secret (downloads).
     pub record: Option<Record>,
-    /// The game goes on on this server: the page follows it.
+    /// The game goes on (on this server, or on the device that uploaded it and sends each
+    /// change): the page follows it.
     pub live: bool,
 }
 
@@ -75,7 +76,14 @@ pub struct Shares {
     games: Arc<Games>,
     /// Preview pictures by link and version.
     pictures: Mutex<LruCache<(String, usize), Picture>>,
+    /// Woken when an upload changes on this server (a page waiting on another server's
+    /// change finds it when it next looks: [`RECHECK`]).
+    changed: tokio::sync::Notify,
 }
+
+/// How often a page waiting on an uploaded game looks again for a change made through
+/// another server of the same database.
+const RECHECK: Duration = Duration::from_secs(2);
 
 impl std::fmt::Debug for Shares {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -105,6 +113,7 @@ impl Shares {
             pictures: Mutex::new(LruCache::new(
                 NonZeroUsize::new(256).unwrap_or(NonZeroUsize::MIN),
             )),
+            changed: tokio::sync::Notify::new(),
         }
     }
 
@@ -134,45 +143,8 @@ impl Shares {
 
     /// A game a device uploaded.
     pub async fn upload(&self, upload: Upload) -> Result<Shared, ApiError> {
-        if upload.names.len() > MAX_NAMES
-            || upload
-                .names
-                .iter()
-                .any(|n| n.chars().count() > MAX_NAME_CHARS)
-        {
-            return Err(ApiError::invalid(
-                "bad-names",
-                "give at most 4 names of at most 40 characters",
-            ));
-        }
-        match (&upload.record, &upload.sheet) {
-            (Some(record), None) => {
-                let record = read_record(record)?;
-                let sheet = Sheet::of(&record)
-                    .map_err(|e| ApiError::invalid("bad-record", &e.to_string()))?;
-                if sheet.hidden {
-                    return Err(ApiError::invalid(
-                        "secret-record",
-                        "this game has hidden pieces and goes on: upload what a spectator sees (`sheet`), not its record",
-                    ));
-                }
-            }
-            (None, Some(sheet)) => read_sheet(sheet)?
-                .check()
-                .map_err(|e| ApiError::invalid("bad-sheet", &e))?,
-            _ => {
-                return Err(ApiError::invalid(
-                    "record-or-sheet",
-                    "send either `record` or `sheet`",
-                ));
-            }
-        }
-        let names = serde_json::to_string(&upload.names).unwrap_or_else(|_| "[]".into());
-        let body = serde_json::to_string(&Upload {
-            names: Vec::new(),
-            ..upload
-        })
-        .map_err(|_| ApiError::internal())?;
+        check_upload(&upload)?;
+        let (names, body) = stored_upload(upload)?;
         let id = auth::new_token();
         let key = auth::new_token();
         self.games
@@ -188,6 +160,55 @@ impl Shares {
             .await
             .map_err(storage)?;
         Ok(shared(id, Some(key)))
+    }
+
+    /// An uploaded game as it stands now, sent by the device that uploaded it (`key`: what
+    /// the upload returned) after each change: the page shows it, and one following the game
+    /// moves on (or back, after a take-back). Only the same kind of game goes up under a link.
+    pub async fn reshare(
+        &self,
+        id: &str,
+        key: Option<&str>,
+        upload: Upload,
+    ) -> Result<Shared, ApiError> {
+        let share = self.stored(id).await?;
+        if share.withdrawn_at.is_some() {
+            return Err(withdrawn());
+        }
+        let key = key.ok_or_else(|| {
+            ApiError::unauthorized("missing-token", "send Authorization: Bearer <key>")
+        })?;
+        let allowed = share
+            .key_hash
+            .as_ref()
+            .is_some_and(|hash| bool::from(auth::hash(key).ct_eq(hash)));
+        if !allowed || share.game_id.is_some() {
+            return Err(ApiError::forbidden(
+                "not-yours",
+                "only the key the upload returned sends its game again",
+            ));
+        }
+        check_upload(&upload)?;
+        let before = self.shown(id).await?.sheet;
+        let (now, _) = read_upload(&upload)?;
+        if now.game != before.game {
+            return Err(ApiError::invalid(
+                "other-game",
+                "a link shows one game: send that game as it stands now, not another kind",
+            ));
+        }
+        let (names, body) = stored_upload(upload)?;
+        self.games
+            .store()
+            .commit(vec![Write::Reshare {
+                id: id.to_owned(),
+                upload: body,
+                names,
+            }])
+            .await
+            .map_err(storage)?;
+        self.changed.notify_waiters();
+        Ok(shared(id.to_owned(), None))
     }
 
     async fn stored(&self, id: &str) -> Result<StoredShare, ApiError> {
@@ -264,31 +285,22 @@ impl Shares {
             .and_then(|u| serde_json::from_str(u).ok())
             .ok_or_else(ApiError::internal)?;
         let names: Vec<String> = serde_json::from_str(&share.names).unwrap_or_default();
-        let (sheet, record) = match (upload.record, upload.sheet) {
-            (Some(record), _) => {
-                let record = read_record(&record).map_err(|_| ApiError::internal())?;
-                (
-                    Sheet::of(&record).map_err(|_| ApiError::internal())?,
-                    Some(record),
-                )
-            }
-            (None, Some(sheet)) => (read_sheet(&sheet).map_err(|_| ApiError::internal())?, None),
-            (None, None) => return Err(ApiError::internal()),
-        };
+        let (sheet, record) = read_upload(&upload).map_err(|_| ApiError::internal())?;
         let seats = names.len().max(seat_count(&sheet));
         let mut names = names;
         names.resize(seats, String::new());
         Ok(Shown {
             computer: vec![false; seats],
             names,
+            live: sheet.outcome.is_none(),
             sheet,
             record,
-            live: false,
         })
     }
 
     /// Waits until the shared game has more than `after` actions, at most `timeout`; returns
-    /// its number of actions (uploads never change).
+    /// its number of actions (an upload's change is told here by [`Shares::reshare`], or
+    /// found by looking again every [`RECHECK`]).
     pub async fn wait(&self, id: &str, after: usize, timeout: Duration) -> Result<usize, ApiError> {
         let share = self.stored(id).await?;
         if share.withdrawn_at.is_some() {
@@ -296,7 +308,24 @@ impl Shares {
         }
         match &share.game_id {
             Some(game_id) => self.games.wait_version(game_id, after, timeout).await,
-            None => Ok(self.shown(id).await?.sheet.version),
+            None => {
+                let deadline = tokio::time::Instant::now() + timeout;
+                loop {
+                    // Listening before looking: a change between the two still wakes it.
+                    let notified = self.changed.notified();
+                    tokio::pin!(notified);
+                    notified.as_mut().enable();
+                    let version = self.shown(id).await?.sheet.version;
+                    let now = tokio::time::Instant::now();
+                    if version > after || now >= deadline {
+                        return Ok(version);
+                    }
+                    tokio::select! {
+                        () = &mut notified => {}
+                        () = tokio::time::sleep(RECHECK.min(deadline - now)) => {}
+                    }
+                }
+            }
         }
     }
 
@@ -323,6 +352,69 @@ impl Shares {
         }
         Ok(png)
     }
+}
+
+/// Checks an upload: at most [`MAX_NAMES`] short names, and either a record with nothing
+/// secret in it or a sheet that holds together (422 otherwise).
+fn check_upload(upload: &Upload) -> Result<(), ApiError> {
+    if upload.names.len() > MAX_NAMES
+        || upload
+            .names
+            .iter()
+            .any(|n| n.chars().count() > MAX_NAME_CHARS)
+    {
+        return Err(ApiError::invalid(
+            "bad-names",
+            "give at most 4 names of at most 40 characters",
+        ));
+    }
+    match (&upload.record, &upload.sheet) {
+        (Some(_), None) => {
+            if read_upload(upload)?.0.hidden {
+                return Err(ApiError::invalid(
+                    "secret-record",
+                    "this game has hidden pieces and goes on: upload what a spectator sees (`sheet`), not its record",
+                ));
+            }
+            Ok(())
+        }
+        (None, Some(_)) => read_upload(upload)?
+            .0
+            .check()
+            .map_err(|e| ApiError::invalid("bad-sheet", &e)),
+        _ => Err(ApiError::invalid(
+            "record-or-sheet",
+            "send either `record` or `sheet`",
+        )),
+    }
+}
+
+/// What an upload shows, and its record when it sent one.
+fn read_upload(upload: &Upload) -> Result<(Sheet, Option<Record>), ApiError> {
+    match (&upload.record, &upload.sheet) {
+        (Some(record), _) => {
+            let record = read_record(record)?;
+            let sheet =
+                Sheet::of(&record).map_err(|e| ApiError::invalid("bad-record", &e.to_string()))?;
+            Ok((sheet, Some(record)))
+        }
+        (None, Some(sheet)) => Ok((read_sheet(sheet)?, None)),
+        (None, None) => Err(ApiError::invalid(
+            "record-or-sheet",
+            "send either `record` or `sheet`",
+        )),
+    }
+}
+
+/// An upload as the store keeps it: the names apart (JSON), and the rest.
+fn stored_upload(upload: Upload) -> Result<(String, String), ApiError> {
+    let names = serde_json::to_string(&upload.names).unwrap_or_else(|_| "[]".into());
+    let body = serde_json::to_string(&Upload {
+        names: Vec::new(),
+        ..upload
+    })
+    .map_err(|_| ApiError::internal())?;
+    Ok((names, body))
 }
 
 /// An upload's record, or why it is none (422 bad-record).

@@ -737,8 +737,106 @@ fn the_app_shares_a_game_kept_on_the_device_and_a_correspondence_game() {
     }
     assert!(layouts.iter().all(|l| !page.contains(l.as_str())));
     assert!(page.contains("甲") && page.contains("乙"));
+
+    // The game goes on on the device: each change goes up (what a spectator sees while it
+    // goes on), a page waiting on it wakes, and once it is over its whole record shows.
+    let steps = |api: &Api| -> u64 {
+        let (_, _, page) = api.get(&format!("{path}?lang=en"));
+        let page = String::from_utf8(page).unwrap();
+        page.matches("data-ply=").count() as u64
+    };
+    let before = steps(&api);
+    let nothing = rt
+        .block_on(qiguan_app::share::send_changed_uploads(&mut engine))
+        .unwrap();
+    assert!(nothing.is_empty(), "nothing changed since it went up");
+    let version = record.actions.len();
+    let waiter = {
+        let (base, link) = (server.url.clone(), kept.link.clone());
+        std::thread::spawn(move || {
+            let api = Api::new(&base);
+            let (status, _, body) = api.get(&format!("/g/{link}/wait?after={version}"));
+            (status, serde_json::from_slice::<Value>(&body).unwrap())
+        })
+    };
+    let append = |game: &mut AnyMatch, actor: Actor, action: &str| {
+        let ply = game.record().actions.len();
+        game.apply_text(actor, action).unwrap();
+        let record = game.record();
+        let mut store = Store::open_dir(dir.path()).unwrap();
+        let standing = Standing::new(&record.actions, None);
+        store
+            .append_action(local, ply, &record.actions[ply], &standing, 5)
+            .unwrap();
+    };
+    let ToAct::Seat(seat) = game.to_act() else {
+        panic!("the game goes on")
+    };
+    let action = game
+        .computer_action(seat, qiguan_core::Strength::Easy, 99)
+        .unwrap();
+    append(&mut game, Actor::Seat(seat), &action);
+    let sent = rt
+        .block_on(qiguan_app::share::send_changed_uploads(&mut engine))
+        .unwrap();
+    assert_eq!(sent, [local]);
+    let (status, woken) = waiter.join().unwrap();
+    assert_eq!(status, 200, "{woken}");
+    assert!(
+        woken["version"].as_u64().unwrap() > version as u64,
+        "{woken}"
+    );
+    assert!(steps(&api) > before, "the page shows the new move");
+    assert_eq!(api.get(&format!("{path}.json")).0, 403, "still secret");
+    let ToAct::Seat(seat) = game.to_act() else {
+        panic!("the game goes on")
+    };
+    append(&mut game, Actor::Seat(seat), "resign");
+    assert!(game.outcome().is_some());
+    let sent = rt
+        .block_on(qiguan_app::share::send_changed_uploads(&mut engine))
+        .unwrap();
+    assert_eq!(sent, [local]);
+    let (status, _, json) = api.get(&format!("{path}.json"));
+    assert_eq!(status, 200, "the whole record once it is over");
+    let shown: qiguan_core::Record = serde_json::from_slice(&json).unwrap();
+    assert_eq!(shown.actions, game.record().actions);
+    let (_, _, page) = api.get(&format!("{path}?lang=zh"));
+    assert!(
+        String::from_utf8(page)
+            .unwrap()
+            .contains(Rank::FieldMarshal.chinese())
+    );
+    // Another kind of game is not sent under the link, and only the key sends it.
+    let key = kept.key.clone().unwrap();
+    let other = json!({"record": played(GameKind::Xiangqi, Value::Null, 4).record()});
+    let put = |token: &str, body: &Value| {
+        let (status, _, body) = api.send(
+            api.client
+                .put(format!("{}/api/shares/{}", server.url, kept.link))
+                .bearer_auth(token)
+                .json(body),
+        );
+        (
+            status,
+            serde_json::from_slice::<Value>(&body).unwrap_or(Value::Null),
+        )
+    };
+    let (status, answer) = put(&key, &other);
+    assert_eq!(
+        (status, answer["error"]["code"].as_str()),
+        (422, Some("other-game"))
+    );
+    let (status, answer) = put("not-the-key", &json!({"record": game.record()}));
+    assert_eq!(
+        (status, answer["error"]["code"].as_str()),
+        (403, Some("not-yours"))
+    );
+
     rt.block_on(qiguan_app::share::withdraw(&mut engine, local))
         .unwrap();
+    let (status, _) = put(&key, &json!({"record": game.record()}));
+    assert_eq!(status, 410, "a withdrawn link takes nothing more");
     assert_eq!(api.get(&path).0, 410);
     assert_eq!(engine.store().kept_share(local).unwrap(), None);
 

@@ -908,6 +908,7 @@ fn computer_acts<G: GameScreen>(ctx: &Rc<Ctx>, s: &mut Session<G>) -> bool {
         super::show_error(ctx, &e);
         return false;
     }
+    ctx.send(Command::SendUploads);
     s.selected = None;
     true
 }
@@ -962,6 +963,9 @@ pub(crate) fn computer_found<G: GameScreen>(
             &action,
         )
     });
+    if stored.is_ok() {
+        ctx.send(Command::SendUploads);
+    }
     let sound = stored
         .is_ok()
         .then(|| sound_of_change(&s, &before, was_over, None))
@@ -1102,8 +1106,13 @@ pub(crate) fn act<G: GameScreen>(ctx: &Rc<Ctx>, actor: Actor, action: Action<G::
             hidden::store_and_apply(store, now, id, &mut s.source, actor, &action)
         }
     });
-    if remote && result.is_ok() {
-        ctx.send(Command::Flush);
+    if result.is_ok() {
+        // To the server; or, for a game kept here, to a page it was shared on.
+        ctx.send(if remote {
+            Command::Flush
+        } else {
+            Command::SendUploads
+        });
     }
     let mut sound = None;
     if result.is_ok() {
@@ -1193,8 +1202,9 @@ fn undo<G: GameScreen>(ctx: &Rc<Ctx>) {
         Ok(())
     };
     *slot::<G>(ctx).borrow_mut() = Some(s);
-    if let Err(e) = result {
-        super::show_error(ctx, &e);
+    match result {
+        Err(e) => super::show_error(ctx, &e),
+        Ok(()) => ctx.send(Command::SendUploads),
     }
     ctx.ui().global::<GameSession>().set_show_end_dialog(false);
     refresh::<G>(ctx);

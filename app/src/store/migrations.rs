@@ -6,7 +6,7 @@ use qiguan_core::{AnyMatch, Record, RecordEntry};
 use rusqlite::{Connection, params};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 13;
+pub const SCHEMA_VERSION: i64 = 14;
 
 /// Version 1: games, their actions, settings.
 const V1: &str = "
@@ -248,6 +248,13 @@ CREATE TABLE shares (
 );
 ";
 
+/// Version 14: how many of an uploaded game's actions its page has (the device sends the game
+/// again after each change, `PUT /api/shares/{id}`); NULL for a correspondence game's link and
+/// for an upload made before, which is sent again once.
+const V14: &str = "
+ALTER TABLE shares ADD COLUMN sent INTEGER;
+";
+
 /// Brings the schema from `from` up to [`SCHEMA_VERSION`].
 pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError> {
     if from >= SCHEMA_VERSION {
@@ -283,6 +290,7 @@ pub(super) fn migrate(conn: &mut Connection, from: i64) -> Result<(), StoreError
                 }
             }
             13 => tx.execute_batch(V13)?,
+            14 => tx.execute_batch(V14)?,
             _ => unreachable!("no migration to version {version}"),
         }
         tx.pragma_update(None, "user_version", version)?;

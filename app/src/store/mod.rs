@@ -7,7 +7,7 @@ mod reviews;
 mod shares;
 mod studies;
 pub use reviews::KeptReview;
-pub use shares::KeptShare;
+pub use shares::{ChangedUpload, KeptShare};
 
 pub use phrases::{Phrase, QueuedPhrase};
 

@@ -1043,3 +1043,52 @@ fn a_version_12_history_gains_share_links_kept_per_game() {
         .unwrap();
     assert_eq!(left, 0, "a deleted game's link goes with it");
 }
+
+/// Schema 14 counts what an uploaded game's page has: a version 13 history's upload is sent
+/// again once (not counted yet), then only after its game changes; a correspondence game's
+/// link (no key) is never sent.
+#[test]
+fn a_version_13_history_sends_its_uploads_again_once_then_on_each_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite3");
+    let (uploaded, linked) = {
+        let mut store = Store::open(&path).unwrap();
+        let uploaded = store.create_game(&new_game(["Ann", "Bo"]), 1).unwrap();
+        let linked = store.create_game(&new_game(["Cy", "Di"]), 1).unwrap();
+        let share = |link: &str, key: Option<&str>| KeptShare {
+            server: "http://example.org".into(),
+            link: link.into(),
+            key: key.map(Into::into),
+        };
+        store
+            .keep_share(uploaded, &share("up", Some("key")), 2)
+            .unwrap();
+        store.keep_share(linked, &share("seat", None), 2).unwrap();
+        store
+            .conn
+            .execute_batch("ALTER TABLE shares DROP COLUMN sent; PRAGMA user_version = 13;")
+            .unwrap();
+        (uploaded, linked)
+    };
+    let mut store = Store::open(&path).unwrap();
+    let changed = store.changed_uploads().unwrap();
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert_eq!((changed[0].id, changed[0].actions), (uploaded, 0));
+    assert_eq!(changed[0].share.key.as_deref(), Some("key"));
+    store.note_sent(uploaded, 0).unwrap();
+    assert!(store.changed_uploads().unwrap().is_empty());
+    let entry = qiguan_core::RecordEntry {
+        by: qiguan_core::Actor::Seat(qiguan_core::Seat::new(0).unwrap()),
+        action: "h2e2".into(),
+    };
+    let standing = Standing::new(std::slice::from_ref(&entry), None);
+    store
+        .append_action(uploaded, 0, &entry, &standing, 3)
+        .unwrap();
+    assert_eq!(store.action_count(uploaded).unwrap(), 1);
+    let changed = store.changed_uploads().unwrap();
+    assert_eq!((changed[0].id, changed[0].actions), (uploaded, 1));
+    store.note_sent(uploaded, 1).unwrap();
+    assert!(store.changed_uploads().unwrap().is_empty());
+    assert_eq!(store.kept_share(linked).unwrap().unwrap().link, "seat");
+}

@@ -158,6 +158,23 @@ impl Client {
             .await
     }
 
+    /// Sends an uploaded game again as it stands now (`key`: what the upload returned).
+    pub async fn update_share(
+        &self,
+        server: &str,
+        link: &str,
+        key: &str,
+        body: &Value,
+    ) -> Result<Shared, SyncError> {
+        self.send(
+            self.http
+                .put(format!("{server}/api/shares/{link}"))
+                .bearer_auth(key)
+                .json(body),
+        )
+        .await
+    }
+
     /// Withdraws a link: `token` is the game's seat token, or the key its upload returned.
     pub async fn withdraw_share(
         &self,

@@ -46,6 +46,9 @@ pub enum Command {
     Share(GameId),
     /// Withdraw this game's link.
     Withdraw(GameId),
+    /// Send the games this device uploaded that changed since to their pages (also every
+    /// few seconds: a computer's move changes a game too).
+    SendUploads,
 }
 
 /// What the Devices screen asks of the worker.

@@ -126,10 +126,12 @@ async fn run(
                 last_tick = now;
                 if away {
                     Command::Resumed
-                } else if !engine.has_queued() {
-                    continue;
-                } else {
+                } else if engine.has_queued() {
                     Command::Flush
+                } else if engine.store().changed_uploads().is_ok_and(|u| !u.is_empty()) {
+                    Command::SendUploads
+                } else {
+                    continue;
                 }
             }
         };
@@ -271,6 +273,10 @@ async fn handle(
                     code: e.code(),
                 }),
             }
+        }
+        // Offline: the next tick tries again.
+        Command::SendUploads => {
+            let _ = crate::share::send_changed_uploads(engine).await;
         }
         Command::Withdraw(id) => match crate::share::withdraw(engine, id).await {
             Ok(()) => emit(Event::Unshared { id }),

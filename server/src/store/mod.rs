@@ -203,6 +203,13 @@ pub enum Write {
     },
     /// A link withdrawn: its upload is dropped (nothing changes if it already was).
     Withdraw { id: String, at: i64 },
+    /// An uploaded game as it stands now, in place of what was uploaded before (nothing
+    /// changes once the link is withdrawn).
+    Reshare {
+        id: String,
+        upload: String,
+        names: String,
+    },
     /// A slot's new entry, based on the entry the device had seen there (`None`: the slot was
     /// empty). A conflict if the slot now holds another; nothing changes if it already holds
     /// this one (a resend).
@@ -242,6 +249,7 @@ impl Write {
             | Write::ForgetPairings { .. }
             | Write::Share { .. }
             | Write::Withdraw { .. }
+            | Write::Reshare { .. }
             | Write::Entry { .. } => None,
         }
     }

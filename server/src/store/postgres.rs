@@ -1367,6 +1367,11 @@ fn statement(write: &Write, added: &Added) -> Result<Statement, StoreError> {
              WHERE id = $1 AND withdrawn_at IS NULL",
             vec![Box::new(id), Box::new(at)],
         ),
+        Write::Reshare { id, upload, names } => (
+            "UPDATE shares SET upload = $2, names = $3
+             WHERE id = $1 AND withdrawn_at IS NULL AND game_id IS NULL",
+            vec![Box::new(id), Box::new(upload), Box::new(names)],
+        ),
         Write::MissPairing { id } => (
             "UPDATE pairings SET misses = misses + 1 WHERE id = $1",
             vec![Box::new(id)],

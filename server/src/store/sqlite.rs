@@ -623,6 +623,13 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
                 params![id, at],
             )
             .map_err(classify),
+        Write::Reshare { id, upload, names } => conn
+            .execute(
+                "UPDATE shares SET upload = ?2, names = ?3
+                 WHERE id = ?1 AND withdrawn_at IS NULL AND game_id IS NULL",
+                params![id, upload, names],
+            )
+            .map_err(classify),
         Write::MissPairing { id } => conn
             .execute(
                 "UPDATE pairings SET misses = misses + 1 WHERE id = ?1",
