@@ -168,8 +168,9 @@ impl Sheet {
     /// The position after `step` steps as an SVG picture. With `every_mark`, every mark of
     /// the game is drawn, those of other positions with `display="none"` and each as a group
     /// with the id `m<index>` (what a page's script shows and hides); without, only the
-    /// position's own (a picture for a preview).
-    pub fn svg(&self, step: usize, every_mark: bool, title: &str) -> String {
+    /// position's own (a picture for a preview). With `english`, the board's own words
+    /// (hangars, airports) are English; piece names are Chinese either way.
+    pub fn svg(&self, step: usize, every_mark: bool, title: &str, english: bool) -> String {
         let (width, height) = board_size(self.game);
         let mut out = String::new();
         start(&mut out, width, height);
@@ -177,8 +178,8 @@ impl Sheet {
         match self.game {
             GameKind::Xiangqi => xiangqi::picture::draw_board(&mut out),
             GameKind::Junqi => junqi::picture::draw_board(&mut out),
-            GameKind::SeaLandAir => sealandair::picture::draw_board(&mut out),
-            GameKind::Aeroplane => aeroplane::picture::draw_board(&mut out),
+            GameKind::SeaLandAir => sealandair::picture::draw_board(&mut out, english),
+            GameKind::Aeroplane => aeroplane::picture::draw_board(&mut out, english),
         }
         let shown: Vec<u32> = self
             .frames
@@ -418,11 +419,12 @@ impl Drawn for Xiangqi {
     }
 }
 
-/// Junqi's and Sea-land-air's side names.
+/// Junqi's and Sea-land-air's side names, as the app says them: the south side's pieces are
+/// red, the north side's blue.
 fn side_words(side: Side) -> (&'static str, &'static str) {
     match side {
-        Side::South => ("南方", "South"),
-        Side::North => ("北方", "North"),
+        Side::South => ("红方", "Red"),
+        Side::North => ("蓝方", "Blue"),
     }
 }
 
@@ -436,13 +438,21 @@ fn battle_words(
 ) -> (String, String) {
     let a = attacker.unwrap_or("？");
     let d = defender.unwrap_or("？");
-    let (zh, en) = match (attacker_removed, defender_removed) {
-        (true, true) => ("同归于尽", "both removed"),
-        (false, true) => ("吃子", "takes"),
-        (true, false) => ("被吃", "is taken"),
-        (false, false) => ("不分胜负", "neither removed"),
+    let zh = match (attacker_removed, defender_removed) {
+        (true, true) => "同归于尽",
+        (false, true) => "吃子",
+        (true, false) => "被吃",
+        (false, false) => "不分胜负",
     };
-    (format!("{at} {a}×{d} {zh}"), format!("{at} {a}×{d}: {en}"))
+    // Piece names stay Chinese in English too, as on the app's boards.
+    let (ea, ed) = (attacker.unwrap_or("?"), defender.unwrap_or("?"));
+    let en = match (attacker_removed, defender_removed) {
+        (true, true) => format!("{at}: {ea} and {ed} are both removed"),
+        (false, true) => format!("{at}: {ea} takes {ed}"),
+        (true, false) => format!("{at}: {ea} is taken by {ed}"),
+        (false, false) => format!("{at}: {ea} meets {ed}, both stay"),
+    };
+    (format!("{at} {a}×{d} {zh}"), en)
 }
 
 impl Drawn for Junqi {
@@ -830,7 +840,7 @@ mod tests {
         assert_eq!(sheet.version, 5);
         sheet.check().unwrap();
         // The page's picture: every mark once, those of other positions hidden.
-        let svg = sheet.svg(1, true, "t");
+        let svg = sheet.svg(1, true, "t", false);
         assert_eq!(svg.matches("<g id=\"m").count(), sheet.marks.len());
         assert_eq!(
             svg.matches("display=\"none\"").count(),
@@ -880,7 +890,7 @@ mod tests {
             for name in shown_names(&sheet, frame) {
                 assert_eq!(name, Rank::Flag.chinese(), "frame {frame} shows {name}");
             }
-            let svg = sheet.svg(frame, true, "");
+            let svg = sheet.svg(frame, true, "", false);
             for rank in ranks {
                 assert!(!svg.contains(rank.chinese()), "{}", rank.chinese());
             }
@@ -921,7 +931,7 @@ mod tests {
             sheet.check().unwrap_or_else(|e| panic!("{kind:?}: {e}"));
             assert!(sheet.steps.len() > 5, "{kind:?}");
             for frame in 0..sheet.frames.len() {
-                let svg = sheet.svg(frame, false, "");
+                let svg = sheet.svg(frame, false, "", false);
                 assert!(
                     svg.starts_with("<svg") && svg.ends_with("</svg>\n"),
                     "{kind:?}"
@@ -960,7 +970,7 @@ mod tests {
             },
         ));
         assert!(bad.check().is_ok(), "eight characters fit");
-        let svg = bad.svg(0, true, "");
+        let svg = bad.svg(0, true, "", false);
         assert!(!svg.contains("<script>") && svg.contains("&lt;script&gt;"));
     }
 }

@@ -112,6 +112,21 @@ pub fn game_name(game: GameKind, lang: Lang) -> &'static str {
     }
 }
 
+/// What the board's one-character marks mean, where a board has them (Sea-land-air's
+/// points), as the app's board gives it.
+fn legend(game: GameKind, lang: Lang) -> String {
+    match game {
+        GameKind::SeaLandAir => format!(
+            "<p class=\"note\">{}</p>\n",
+            lang.t(
+                "城 军旗城 · 炮 炮位 · 兵 兵站 · 海 海军阵地 · 港 港口 · 桥 铁路桥",
+                "城 city · 炮 cannon · 兵 army post · 海 navy · 港 port · 桥 rail bridge",
+            )
+        ),
+        _ => String::new(),
+    }
+}
+
 /// A seat's name in its game (of `seats`), for a player who gave none.
 fn seat_name(game: GameKind, seat: usize, seats: usize, lang: Lang) -> String {
     let pick = |zh: [&'static str; 2], en: [&'static str; 2]| {
@@ -123,7 +138,8 @@ fn seat_name(game: GameKind, seat: usize, seats: usize, lang: Lang) -> String {
     };
     match game {
         GameKind::Xiangqi => pick(["红方", "黑方"], ["Red", "Black"]),
-        GameKind::Junqi | GameKind::SeaLandAir => pick(["南方", "北方"], ["South", "North"]),
+        // As the app names them: the first seat plays red, the second blue.
+        GameKind::Junqi | GameKind::SeaLandAir => pick(["红方", "蓝方"], ["Red", "Blue"]),
         GameKind::Aeroplane => {
             let colours = qiguan_core::aeroplane::board::colours(seats);
             match colours.get(seat) {
@@ -366,12 +382,18 @@ pub fn render(page: &Page) -> String {
 <a class="step" id="forward" href="{forward}" title="{forward_t}" aria-label="{forward_t}">{icon_forward}</a>
 <a class="step" id="end" href="{end}" title="{end_t}" aria-label="{end_t}">{icon_end}</a>
 </nav>
-{hidden_note}"#,
+{legend}{hidden_note}"#,
         id = page.id,
         version = sheet.version,
         live = u8::from(page.live),
         kind = sheet.game.as_str(),
-        svg = sheet.svg(ply, true, &format!("{game}: {}", where_words(lang, ply, last))),
+        svg = sheet.svg(
+            ply,
+            true,
+            &format!("{game}: {}", where_words(lang, ply, last)),
+            lang == Lang::En
+        ),
+        legend = legend(sheet.game, lang),
         steps_label = lang.t("步进", "Steps"),
         first = link(page, Some(0), lang, page.notation),
         back = link(page, Some(ply.saturating_sub(1)), lang, page.notation),

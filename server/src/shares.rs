@@ -468,7 +468,7 @@ pub const FONT: &[u8] = include_bytes!("../../ui/ui/fonts/QiguanSans-Regular.otf
 /// Draws the sheet's newest position to PNG.
 pub fn render_png(sheet: &Sheet) -> Result<Vec<u8>, String> {
     let last = sheet.frames.len().saturating_sub(1);
-    render_svg(&sheet.svg(last, false, ""), png_size(sheet.game))
+    render_svg(&sheet.svg(last, false, "", false), png_size(sheet.game))
 }
 
 /// Draws an SVG picture of the boards' kind to PNG at `(w, h)` pixels.
@@ -519,7 +519,7 @@ mod tests {
             )
             .unwrap();
             let sheet = Sheet::of(&game.record()).unwrap();
-            let svg = sheet.svg(0, false, "");
+            let svg = sheet.svg(0, false, "", false);
             let mut wordless = String::new();
             let mut rest = svg.as_str();
             while let Some(start) = rest.find("<text") {

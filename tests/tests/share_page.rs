@@ -574,6 +574,12 @@ fn games_kept_on_a_device_are_uploaded_shown_and_withdrawn_with_their_key() {
         &format!("/g/{plane_share}?lang=zh"),
         "share-aeroplane",
     );
+    // The board's own words in the page's language (piece names stay Chinese).
+    let html = |path: String| String::from_utf8(api.get(&path).2).unwrap();
+    let english = html(format!("/g/{plane_share}?lang=en"));
+    assert!(english.contains("Red hangar") && english.contains("Goal"));
+    assert!(!english.contains("机库") && !english.contains("终点"));
+    assert!(html(format!("/g/{plane_share}?lang=zh")).contains("红方机库"));
 
     // Sea-land-air still going on: its record would tell the hidden pieces and is refused;
     // what a spectator sees (core's sheet, made on the device) is taken.
@@ -604,6 +610,12 @@ fn games_kept_on_a_device_are_uploaded_shown_and_withdrawn_with_their_key() {
         &format!("/g/{sea_share}?lang=zh"),
         "share-sealandair",
     );
+    let english = html(format!("/g/{sea_share}?lang=en"));
+    assert!(english.contains("Airport") && english.contains("Border"));
+    assert!(english.contains("城 city") && english.contains("Red"));
+    assert!(!english.contains("机场") && !english.contains("国界") && !english.contains("南方"));
+    let chinese = html(format!("/g/{sea_share}?lang=zh"));
+    assert!(chinese.contains("机场") && chinese.contains("城 军旗城"));
 
     // Bad uploads: neither, both, a sheet that does not hold together, too many names.
     for (body, error) in [

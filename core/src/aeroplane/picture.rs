@@ -82,7 +82,7 @@ pub fn board_svg() -> String {
         out,
         "<title>Aeroplane chess: the board, with red's steps</title>"
     );
-    draw_board(&mut out);
+    draw_board(&mut out, false);
     // Red's steps, as the rules page counts them.
     let red = Colour::Red;
     text(&mut out, centre(take_off_cell(red)), 10.0, "#ffffff", "0");
@@ -120,7 +120,9 @@ pub(crate) fn cell_centre(cell: geometry::Cell) -> (f64, f64) {
 }
 
 /// Draws the board: hangars, the goal, the track, home columns, take-off points and flights.
-pub(crate) fn draw_board(out: &mut String) {
+/// The hangars and the goal are named in English when `english` (a shared page in English),
+/// else in Chinese (the rules pages, whose legend gives both).
+pub(crate) fn draw_board(out: &mut String, english: bool) {
     let _ = writeln!(
         out,
         r##"<rect width="100%" height="100%" fill="#fbf5e6"/>"##
@@ -144,7 +146,11 @@ pub(crate) fn draw_board(out: &mut String) {
             centre((x + 2.25, y + 2.25)),
             14.0,
             tone(c),
-            &format!("{}方机库", c.chinese()),
+            &if english {
+                format!("{} hangar", ["Red", "Yellow", "Blue", "Green"][c.index()])
+            } else {
+                format!("{}方机库", c.chinese())
+            },
         );
     }
     // The goal: four triangles meeting in the middle, each colour's towards its home column.
@@ -172,7 +178,13 @@ pub(crate) fn draw_board(out: &mut String) {
             tone(c)
         );
     }
-    text(out, mid, 12.0, "#ffffff", "终点");
+    text(
+        out,
+        mid,
+        12.0,
+        "#ffffff",
+        if english { "Goal" } else { "终点" },
+    );
     // The track, the home columns and the take-off points.
     for s in 0..TRACK {
         let c = square_colour(s);

@@ -168,7 +168,7 @@ pub fn board_svg() -> String {
     let height = BOARD_HEIGHT + LEGEND;
     start(&mut out, WIDTH, height);
     let _ = writeln!(out, "<title>Sea-land-air battle chess: the board</title>");
-    draw_board(&mut out);
+    draw_board(&mut out, false);
     text(&mut out, xy(6.0, -2.9), 11.0, "#8a1010", "South 南 (red)");
     text(&mut out, xy(6.0, 24.9), 11.0, "#1c3f8a", "North 北 (blue)");
     legend(&mut out);
@@ -185,7 +185,10 @@ pub(crate) fn centre(p: Point) -> (f64, f64) {
 }
 
 /// Draws the board: land and sea, the territory line, every line and route, and the points.
-pub(crate) fn draw_board(out: &mut String) {
+/// The territory line and the airports are named in English when `english` (a shared page in
+/// English), else in Chinese (the rules pages, whose legend gives both). The points' one-
+/// character marks (城, 炮, …) stay, as on the app's board; a page gives their legend.
+pub(crate) fn draw_board(out: &mut String, english: bool) {
     let _ = writeln!(
         out,
         r##"<rect width="100%" height="100%" fill="#fbf6e9"/>"##
@@ -218,11 +221,12 @@ pub(crate) fn draw_board(out: &mut String) {
     let (tx, ty) = xy(-4.4, 11.0);
     let _ = writeln!(
         out,
-        r##"<text x="{tx:.1}" y="{:.1}" font-size="{LABEL}" fill="#7a5c2e">国界</text>"##,
-        ty - 6.0
+        r##"<text x="{tx:.1}" y="{:.1}" font-size="{LABEL}" fill="#7a5c2e">{}</text>"##,
+        ty - 6.0,
+        if english { "Border" } else { "国界" }
     );
     let mut clear = lines(out);
-    points(out, &mut clear);
+    points(out, &mut clear, english);
 }
 
 /// Draws a piece centred on `(x, y)`: South's red or North's blue, with its short Chinese
@@ -349,7 +353,7 @@ fn lines(out: &mut String) -> Obstacles {
 }
 
 /// Draws the points with their names and the words the board prints beside them.
-fn points(out: &mut String, clear: &mut Obstacles) {
+fn points(out: &mut String, clear: &mut Obstacles, english: bool) {
     for p in Point::all() {
         let (x, y) = px(p.position());
         clear
@@ -426,7 +430,12 @@ fn points(out: &mut String, clear: &mut Obstacles) {
                     x - 17.0,
                     y - 16.0
                 );
-                text(out, (x, y - 5.0), LABEL, "#111", "机场");
+                let (word, size) = if english {
+                    ("Airport", 7.0)
+                } else {
+                    ("机场", LABEL)
+                };
+                text(out, (x, y - 5.0), size, "#111", word);
                 text(out, (x, y + 9.0), 8.0, "#111", &p.to_string());
             }
         }
