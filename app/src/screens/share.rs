@@ -23,6 +23,11 @@ pub fn connect(ctx: &Rc<Ctx>) {
             ctx.send(Command::Withdraw(id));
         }
     }));
+    a.on_settings(handler0(ctx, |ctx| {
+        ctx.ui()
+            .global::<qiguan_ui::HomeAdapter>()
+            .invoke_settings();
+    }));
     a.on_send_to(handler(ctx, |ctx, title: slint::SharedString| {
         let ui = ctx.ui();
         let a = ui.global::<ShareAdapter>();
