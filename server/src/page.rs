@@ -518,7 +518,7 @@ pub fn render(page: &Page) -> String {
 "#,
         frames.replace('<', "\\u003c"),
         serde_json::json!({
-            "where": [lang.t("开局", "Start"), lang.t("第 {n} 步，共 {last} 步", "Step {n} of {last}")],
+            "where": [lang.t("开局", "Start"), lang.t("{n} / {last} 步", "Step {n} of {last}")],
         })
         .to_string()
         .replace('<', "\\u003c"),
@@ -553,7 +553,7 @@ fn where_words(lang: Lang, ply: usize, last: usize) -> String {
     if ply == 0 {
         lang.t("开局", "Start").to_string()
     } else {
-        lang.t("第 {n} 步，共 {last} 步", "Step {n} of {last}")
+        lang.t("{n} / {last} 步", "Step {n} of {last}")
             .replace("{n}", &ply.to_string())
             .replace("{last}", &last.to_string())
     }

@@ -279,7 +279,7 @@ fn a_shared_xiangqi_game_steps_follows_live_and_is_withdrawn() {
     assert!(has(&pieces(&mut browser), "车", "a2"));
     assert_eq!(
         browser.eval("document.getElementById('where').textContent"),
-        "第 7 步，共 7 步"
+        "7 / 7 步"
     );
     no_errors(&mut browser);
 
