@@ -1044,6 +1044,15 @@ fn a_game_on_this_device_is_shared_from_its_screen_and_withdrawn() {
     press(&app, "Share");
     until(&app, Duration::from_secs(10), || share.get_state() == 2);
 
+    // Withdraw asks first.
+    press(&app, "Withdraw");
+    let asked = "Withdraw the link? Anyone who has it can no longer open the game.";
+    assert!(one(&app, asked).is_valid());
+    press(&app, "Keep it");
+    assert!(all(&app, asked).is_empty());
+    assert_eq!(share.get_state(), 2);
+    assert_eq!(page(&link), 200);
+    press(&app, "Withdraw");
     press(&app, "Withdraw");
     until(&app, Duration::from_secs(10), || share.get_state() == 0);
     assert!(all(&app, "Share this game").is_empty());

@@ -58,6 +58,7 @@ pub(crate) fn start(ctx: &Rc<Ctx>, id: GameId) {
     );
     a.set_link("".into());
     a.set_error("".into());
+    a.set_confirming(false);
     a.set_state(1);
     ctx.sharing.set(Some(id));
     ctx.send(Command::Share(id));

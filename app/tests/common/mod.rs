@@ -980,6 +980,9 @@ fn xiangqi_tour(app: &App, language: Language, visit: &mut impl FnMut(&App, &str
     share.set_system_share(true);
     visit(app, "share-sheet");
     share.set_system_share(false);
+    share.set_confirming(true);
+    visit(app, "share-withdraw");
+    share.set_confirming(false);
     share.set_error("no-server".into());
     share.set_state(3);
     visit(app, "share-error");
