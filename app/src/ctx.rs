@@ -4,7 +4,7 @@
 
 use crate::history_model::{HistoryModel, RowOf};
 use crate::settings::Settings;
-use crate::storage::GameStorage;
+use crate::store::storage::GameStorage;
 use crate::store::{DB_FILE, Store, StoreError};
 use qiguan_ui::{AppWindow, Screen};
 use std::any::Any;

@@ -15,7 +15,6 @@ pub mod settings;
 pub mod share;
 pub mod sound;
 pub mod stats;
-mod storage;
 pub mod store;
 pub mod sync;
 mod thinking;

@@ -30,6 +30,12 @@ const ACCEPT_DRAW: &str = "accept-draw";
 const DECLINE_DRAW: &str = "decline-draw";
 const CLAIM_TIMEOUT: &str = "claim-timeout";
 
+/// Whether an action's text is a draw offer or an answer to one: what may wait for the
+/// authority beside a move, since it does not change the position.
+pub fn is_draw_talk(action: &str) -> bool {
+    matches!(action.trim(), OFFER_DRAW | ACCEPT_DRAW | DECLINE_DRAW)
+}
+
 impl<M: Display> Display for Action<M> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -2,7 +2,7 @@
 //! an action before it shows, and queueing one for the server: a game with secrets as its
 //! seat's view, any other with its whole record.
 
-use crate::storage::{GameRecord, GameStorage};
+use crate::store::storage::{GameRecord, GameStorage};
 use crate::store::{GameId, Mode, RemoteGame, Standing, StoreError, StoredGame};
 use crate::sync::ServerView;
 use qiguan_core::fair::Dealer;
@@ -47,7 +47,7 @@ pub(crate) struct Loaded<G: Rules> {
 
 /// Draw offers and answers, which may wait for the server together with a move.
 fn shared(action: &str) -> bool {
-    matches!(action, "offer-draw" | "accept-draw" | "decline-draw")
+    qiguan_core::action::is_draw_talk(action)
 }
 
 impl<G: Rules> Source<G> {
@@ -293,7 +293,13 @@ pub(crate) fn queue_remote<G: Rules>(
         return Err("not a correspondence game".into());
     };
     let text = action.to_string();
-    store.queue_hidden(id, &seen.server, &text)?;
+    let pending = store.pending(id).map_err(|e| e.to_string())?;
+    crate::sync::check_hidden(&seen.server, &pending, &text).map_err(|e| e.to_string())?;
+    let version = seen.server.version + pending.len();
+    let client_id = crate::sync::new_action_id();
+    store
+        .queue_only(id, version, text.trim(), &client_id, crate::sync::now())
+        .map_err(|e| e.to_string())?;
     seen.pending.push(text);
     Ok(())
 }

@@ -1,8 +1,8 @@
 //! Tests of where a game's truth lives and how actions are stored (they play particular games).
 
 use super::*;
-use crate::storage::MemoryStorage;
 use crate::store::NewGame;
+use crate::store::storage::MemoryStorage;
 use qiguan_core::aeroplane::{Aeroplane, AeroplaneMove, AeroplaneOptions};
 use qiguan_core::xiangqi::{Xiangqi, XiangqiOptions};
 use qiguan_core::{AnyMatch, GameKind};

@@ -5,6 +5,7 @@ mod migrations;
 mod phrases;
 mod reviews;
 mod shares;
+pub(crate) mod storage;
 mod studies;
 pub use reviews::KeptReview;
 pub use shares::{ChangedUpload, KeptShare};

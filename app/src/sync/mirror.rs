@@ -141,21 +141,13 @@ pub fn queue_hidden(
     view: &ServerView,
     action: &str,
 ) -> Result<(), SyncError> {
-    let pending: Vec<OutboxEntry> = store
+    let pending: Vec<String> = store
         .outbox()?
         .into_iter()
         .filter(|e| e.game_id == id)
+        .map(|e| e.action)
         .collect();
-    let shared = |a: &str| matches!(a, "offer-draw" | "accept-draw" | "decline-draw");
-    if pending.iter().any(|e| !shared(&e.action)) {
-        return Err(SyncError::Illegal(qiguan_core::ActionError::NotYourTurn));
-    }
-    if pending.iter().any(|e| e.action == action.trim()) {
-        return Err(SyncError::Illegal(
-            qiguan_core::ActionError::DrawAlreadyOffered,
-        ));
-    }
-    view.allows(action)?;
+    check_hidden(view, &pending, action)?;
     store.queue_only(
         id,
         view.version + pending.len(),
@@ -164,6 +156,24 @@ pub fn queue_hidden(
         now(),
     )?;
     Ok(())
+}
+
+/// Whether `action` may be queued on a game with secrets whose actions `pending` wait for the
+/// server: nothing after a move, deployment or resignation (the view no longer says what is
+/// legal), not the same draw offer or answer twice, and only what the view allows.
+pub fn check_hidden(view: &ServerView, pending: &[String], action: &str) -> Result<(), SyncError> {
+    if pending
+        .iter()
+        .any(|a| !qiguan_core::action::is_draw_talk(a))
+    {
+        return Err(SyncError::Illegal(qiguan_core::ActionError::NotYourTurn));
+    }
+    if pending.iter().any(|a| a == action.trim()) {
+        return Err(SyncError::Illegal(
+            qiguan_core::ActionError::DrawAlreadyOffered,
+        ));
+    }
+    view.allows(action)
 }
 
 pub(super) fn replay(view: &ServerView, actions: &[RecordEntry]) -> Result<AnyMatch, SyncError> {

@@ -35,7 +35,7 @@ pub(crate) use client::read_answer;
 pub use engine::{Correspondence, Flushed};
 pub use error::SyncError;
 pub use messages::{Command, Event, LibraryCommand, LibraryEvent};
-pub use mirror::{queue_hidden, seat_view};
+pub use mirror::{check_hidden, queue_hidden, seat_view};
 pub(crate) use wire::now;
 pub use wire::{Created, Joined, Said, SeatInvite, ServerView, Shared, new_action_id};
 pub use worker::Worker;

@@ -3,8 +3,7 @@
 //! The SQLite [`Store`] is the real implementation; the session's tests use one in memory.
 //! Every method writes all it is given or nothing.
 
-use crate::store::{GameId, NewGame, RemoteGame, Standing, Store, StoreError, StoredGame};
-use crate::sync::ServerView;
+use super::{GameId, NewGame, RemoteGame, Standing, Store, StoreError, StoredGame};
 use qiguan_core::fair::Fairness;
 use qiguan_core::{RecordEntry, Strength};
 
@@ -54,9 +53,19 @@ pub(crate) trait GameStorage {
         client_id: &str,
         now: i64,
     ) -> Result<(), StoreError>;
-    /// Queues an action of a correspondence game with secrets, checked against the server's
-    /// last view (the game's own record is the server's to keep).
-    fn queue_hidden(&mut self, id: GameId, view: &ServerView, action: &str) -> Result<(), String>;
+    /// The actions of a correspondence game waiting for the server, oldest first.
+    fn pending(&mut self, id: GameId) -> Result<Vec<String>, StoreError>;
+    /// Queues an action of a correspondence game with secrets, made against the server's
+    /// state `version` (the game's own record is the server's to keep; the caller checked
+    /// the action against the server's last view).
+    fn queue_only(
+        &mut self,
+        id: GameId,
+        version: usize,
+        action: &str,
+        client_id: &str,
+        now: i64,
+    ) -> Result<(), StoreError>;
     /// Takes the game back to its first `len` actions.
     fn truncate(
         &mut self,
@@ -137,8 +146,24 @@ impl GameStorage for Store {
         self.queue_action(id, ply, entry, standing, client_id, now)
     }
 
-    fn queue_hidden(&mut self, id: GameId, view: &ServerView, action: &str) -> Result<(), String> {
-        crate::sync::queue_hidden(self, id, view, action).map_err(|e| e.to_string())
+    fn pending(&mut self, id: GameId) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .outbox()?
+            .into_iter()
+            .filter(|e| e.game_id == id)
+            .map(|e| e.action)
+            .collect())
+    }
+
+    fn queue_only(
+        &mut self,
+        id: GameId,
+        version: usize,
+        action: &str,
+        client_id: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        Store::queue_only(self, id, version, action, client_id, now)
     }
 
     fn truncate(
@@ -288,11 +313,19 @@ impl GameStorage for MemoryStorage {
         Ok(())
     }
 
-    fn queue_hidden(&mut self, id: GameId, _: &ServerView, action: &str) -> Result<(), String> {
-        self.at(id)
-            .map_err(|e| e.to_string())?
-            .pending
-            .push(action.into());
+    fn pending(&mut self, id: GameId) -> Result<Vec<String>, StoreError> {
+        Ok(self.at(id)?.pending.clone())
+    }
+
+    fn queue_only(
+        &mut self,
+        id: GameId,
+        _: usize,
+        action: &str,
+        _: &str,
+        _: i64,
+    ) -> Result<(), StoreError> {
+        self.at(id)?.pending.push(action.into());
         self.writes.push(format!("queue {action}"));
         Ok(())
     }
