@@ -15,7 +15,10 @@ use serde_json::{Value, json};
 /// link instead. It is called with the sheet's title and the link, and says whether the sheet
 /// opened.
 #[derive(Clone)]
-pub struct SystemShare(std::sync::Arc<dyn Fn(&str, &str) -> Result<(), String> + Send + Sync>);
+pub struct SystemShare(std::sync::Arc<SendText>);
+
+/// Opens a share sheet titled by the first text over the second.
+type SendText = dyn Fn(&str, &str) -> Result<(), String> + Send + Sync;
 
 impl SystemShare {
     /// A share sheet that `send(title, link)` opens.

@@ -811,7 +811,7 @@ fn the_app_shares_a_game_kept_on_the_device_and_a_correspondence_game() {
     assert_eq!(sent, [local]);
     let (status, _, json) = api.get(&format!("{path}.json"));
     assert_eq!(status, 200, "the whole record once it is over");
-    let shown: qiguan_core::Record = serde_json::from_slice(&json).unwrap();
+    let shown: Record = serde_json::from_slice(&json).unwrap();
     assert_eq!(shown.actions, game.record().actions);
     let (_, _, page) = api.get(&format!("{path}?lang=zh"));
     assert!(

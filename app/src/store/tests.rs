@@ -1077,8 +1077,8 @@ fn a_version_13_history_sends_its_uploads_again_once_then_on_each_change() {
     assert_eq!(changed[0].share.key.as_deref(), Some("key"));
     store.note_sent(uploaded, 0).unwrap();
     assert!(store.changed_uploads().unwrap().is_empty());
-    let entry = qiguan_core::RecordEntry {
-        by: qiguan_core::Actor::Seat(qiguan_core::Seat::new(0).unwrap()),
+    let entry = RecordEntry {
+        by: Actor::Seat(Seat::new(0).unwrap()),
         action: "h2e2".into(),
     };
     let standing = Standing::new(std::slice::from_ref(&entry), None);
