@@ -13,15 +13,15 @@
 //! at any point loses nothing and, games being keyed by uid, repeats nothing.
 
 pub mod crypto;
-pub mod items;
+/// What a library holds, as this device's store has it (the store's library tables).
+pub use crate::store::library as items;
 
-use crate::store::{Store, StoreError};
+use crate::store::Store;
 use crate::sync::{Client, SyncError, now};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
 use crypto::{Key, Keys, Stretched};
 use items::Item;
-use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::path::Path;
@@ -152,10 +152,6 @@ const WRITE_BYTES: usize = 600 * 1024;
 /// The largest sealed entry the server takes.
 const MAX_BLOB: usize = 256 * 1024;
 
-fn storage(e: rusqlite::Error) -> SyncError {
-    SyncError::Store(StoreError::Sqlite(e))
-}
-
 fn protocol(e: impl std::fmt::Display) -> SyncError {
     SyncError::Protocol(e.to_string())
 }
@@ -228,34 +224,15 @@ impl Library {
 
     /// This device's place in a library, if it has one.
     pub fn link(&self) -> Result<Option<Link>, SyncError> {
-        self.store
-            .conn
-            .query_row(
-                "SELECT server, library_id, device_id, token, key, cursor, unlinked
-                 FROM library WHERE one = 1",
-                [],
-                |r| {
-                    let key: Vec<u8> = r.get(4)?;
-                    Ok(Link {
-                        server: r.get(0)?,
-                        library_id: r.get(1)?,
-                        device_id: r.get(2)?,
-                        token: r.get(3)?,
-                        // A damaged key is an error, never a weaker key.
-                        key: key.try_into().map_err(|_| {
-                            rusqlite::Error::FromSqlConversionFailure(
-                                4,
-                                rusqlite::types::Type::Blob,
-                                "the library key is not 32 bytes".into(),
-                            )
-                        })?,
-                        cursor: r.get(5)?,
-                        unlinked: r.get(6)?,
-                    })
-                },
-            )
-            .optional()
-            .map_err(storage)
+        Ok(self.store.library_link()?.map(|r| Link {
+            server: r.server,
+            library_id: r.library_id,
+            device_id: r.device_id,
+            token: r.token,
+            key: r.key,
+            cursor: r.cursor,
+            unlinked: r.unlinked,
+        }))
     }
 
     fn linked(&self) -> Result<Link, SyncError> {
@@ -290,28 +267,15 @@ impl Library {
 
     /// Stores this device's new place in a library: everything it holds is to be sent there.
     fn enter(&mut self, link: &Link) -> Result<(), SyncError> {
-        let tx = self.store.conn.transaction().map_err(storage)?;
-        tx.execute_batch(
-            "DELETE FROM library; DELETE FROM library_slots;
-             INSERT INTO library_dirty (item) SELECT 'g:' || uid FROM games WHERE true
-             ON CONFLICT (item) DO UPDATE SET gen = gen + 1;
-             INSERT INTO library_dirty (item) SELECT 's:' || key FROM shared_settings WHERE true
-             ON CONFLICT (item) DO UPDATE SET gen = gen + 1;",
-        )
-        .map_err(storage)?;
-        tx.execute(
-            "INSERT INTO library (one, server, library_id, device_id, token, key, cursor)
-             VALUES (1, ?1, ?2, ?3, ?4, ?5, 0)",
-            params![
-                link.server,
-                link.library_id,
-                link.device_id,
-                link.token,
-                &link.key[..]
-            ],
-        )
-        .map_err(storage)?;
-        tx.commit().map_err(storage)
+        Ok(self.store.enter_library(&items::LinkRow {
+            server: link.server.clone(),
+            library_id: link.library_id.clone(),
+            device_id: link.device_id.clone(),
+            token: link.token.clone(),
+            key: link.key,
+            cursor: 0,
+            unlinked: false,
+        })?)
     }
 
     /// Starts a library on `server` with this device, under `device_name`.
@@ -544,50 +508,28 @@ impl Library {
     }
 
     fn set_unlinked(&mut self) -> Result<(), SyncError> {
-        self.store
-            .conn
-            .execute("UPDATE library SET unlinked = 1", [])
-            .map_err(storage)?;
-        Ok(())
+        Ok(self.store.set_unlinked()?)
     }
 
     fn note_unlinked(&self, e: &SyncError) {
         if let SyncError::Refused { code, .. } = e
             && code == "device-unlinked"
         {
-            let _ = self
-                .store
-                .conn
-                .execute("UPDATE library SET unlinked = 1", []);
+            let _ = self.store.set_unlinked();
         }
     }
 
     fn slot_entry(&self, slot: &str) -> Result<Option<String>, SyncError> {
-        self.store
-            .conn
-            .query_row(
-                "SELECT entry FROM library_slots WHERE slot = ?1",
-                [slot],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(storage)
+        Ok(self.store.slot_entry(slot)?)
     }
 
     fn set_slot_entry(&mut self, slot: &str, entry: &str) -> Result<(), SyncError> {
-        Ok(items::remember_entry(&self.store.conn, slot, entry)?)
+        Ok(self.store.remember_slot_entry(slot, entry)?)
     }
 
     /// Whether anything here waits to be sent.
     pub fn has_changes(&self) -> Result<bool, SyncError> {
-        Ok(self.link()?.is_some_and(|l| !l.unlinked)
-            && self
-                .store
-                .conn
-                .query_row("SELECT EXISTS (SELECT 1 FROM library_dirty)", [], |r| {
-                    r.get(0)
-                })
-                .map_err(storage)?)
+        Ok(self.link()?.is_some_and(|l| !l.unlinked) && self.store.has_marked_items()?)
     }
 
     /// Reads what other devices wrote and writes what changed here, until both agree (or
@@ -648,19 +590,12 @@ impl Library {
         page: &Page,
         done: &mut Synced,
     ) -> Result<(), SyncError> {
-        let tx = self.store.conn.transaction().map_err(storage)?;
+        let tx = self.store.applying()?;
         let mut changed = Vec::new();
         let mut last = cursor;
         for e in &page.entries {
             last = last.max(e.seq);
-            let known: Option<String> = tx
-                .query_row(
-                    "SELECT entry FROM library_slots WHERE slot = ?1",
-                    [&e.slot],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(storage)?;
+            let known = tx.known_entry(&e.slot)?;
             if known.as_deref() == Some(e.entry.as_str()) {
                 continue; // this device's own write, or one already applied
             }
@@ -674,24 +609,19 @@ impl Library {
             };
             match serde_json::from_slice::<Item>(&plain) {
                 Ok(item) if keys.slot(&item.name()) == e.slot => {
-                    match items::apply(&tx, &item)? {
+                    match tx.apply(&item)? {
                         items::Applied::Forked => done.forked += 1,
                         items::Applied::Refused => {
                             done.unreadable += 1;
-                            items::remember_entry(&tx, &e.slot, &e.entry)?;
+                            tx.remember_entry(&e.slot, &e.entry)?;
                             continue;
                         }
                         items::Applied::Taken | items::Applied::KeptOurs => {}
                     }
                     if let Item::Game(g) = &item
-                        && let Some(id) = tx
-                            .query_row("SELECT id FROM games WHERE uid = ?1", [&g.uid], |r| {
-                                r.get(0)
-                            })
-                            .optional()
-                            .map_err(storage)?
+                        && let Some(id) = tx.game_id(&g.uid)?
                     {
-                        changed.push(crate::store::GameId(id));
+                        changed.push(id);
                     }
                     done.taken += 1;
                 }
@@ -700,25 +630,18 @@ impl Library {
                     if let Ok(v) = serde_json::from_slice::<serde_json::Value>(&plain)
                         && v["item"] == "device-name"
                     {
-                        tx.execute(
-                            "INSERT INTO settings (key, value) VALUES (?1, ?2)
-                             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                            params![
-                                format!("{DEVICE_NAME}{}", e.slot),
-                                v["name"].as_str().unwrap_or("")
-                            ],
-                        )
-                        .map_err(storage)?;
+                        tx.set_setting(
+                            &format!("{DEVICE_NAME}{}", e.slot),
+                            v["name"].as_str().unwrap_or(""),
+                        )?;
                     } else {
                         done.unreadable += 1;
                     }
                 }
             }
-            items::remember_entry(&tx, &e.slot, &e.entry)?;
+            tx.remember_entry(&e.slot, &e.entry)?;
         }
-        tx.execute("UPDATE library SET cursor = ?1", [last])
-            .map_err(storage)?;
-        tx.commit().map_err(storage)?;
+        tx.commit(last)?;
         self.changed.extend(changed);
         Ok(())
     }
@@ -748,15 +671,7 @@ impl Library {
     /// write because another device wrote first (read again, then write again).
     async fn push(&mut self, link: &Link, done: &mut Synced) -> Result<bool, SyncError> {
         let keys = Keys::new(&link.key);
-        let marked: Vec<(String, i64)> = self
-            .store
-            .conn
-            .prepare("SELECT item, gen FROM library_dirty ORDER BY item")
-            .map_err(storage)?
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(storage)?
-            .collect::<Result<_, _>>()
-            .map_err(storage)?;
+        let marked = self.store.marked_items()?;
         // (item, its mark, slot, entry id, request body part)
         let mut batch: Vec<(String, i64, String, String, serde_json::Value)> = Vec::new();
         let mut bytes = 0;
@@ -840,17 +755,18 @@ impl Library {
             Err(SyncError::Refused { code, .. }) if code == "entry-conflict" => return Ok(false),
             Err(e) => return Err(e),
         }
-        let tx = self.store.conn.transaction().map_err(storage)?;
-        for (name, generation, slot, entry, _) in batch {
-            items::remember_entry(&tx, slot, entry)?;
-            items::clear_mark(&tx, name, *generation)?;
-        }
-        tx.commit().map_err(storage)?;
+        let written: Vec<(&str, i64, &str, &str)> = batch
+            .iter()
+            .map(|(name, generation, slot, entry, _)| {
+                (name.as_str(), *generation, slot.as_str(), entry.as_str())
+            })
+            .collect();
+        self.store.written(&written)?;
         Ok(true)
     }
 
     fn unmark(&mut self, name: &str, generation: i64) -> Result<(), SyncError> {
-        Ok(items::clear_mark(&self.store.conn, name, generation)?)
+        Ok(self.store.clear_item_mark(name, generation)?)
     }
 }
 

@@ -1,14 +1,17 @@
 //! The local game history: one SQLite file in WAL mode, a versioned schema, and every action
 //! written in its own transaction before the UI shows it as made.
 
+pub mod library;
 mod migrations;
 mod phrases;
 mod reviews;
 mod shares;
+mod stats;
 pub(crate) mod storage;
 mod studies;
 pub use reviews::KeptReview;
 pub use shares::{ChangedUpload, KeptShare};
+pub use stats::FinishedGame;
 
 pub use phrases::{Phrase, QueuedPhrase};
 

@@ -14,7 +14,7 @@
 //! - a deleted game stays deleted (a tombstone in its slot);
 //! - a setting: the last one written wins.
 
-use crate::store::{Store, StoreError};
+use super::{Store, StoreError};
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 
@@ -579,6 +579,216 @@ fn replace_game(tx: &Transaction<'_>, id: i64, g: &GameSnapshot) -> Result<(), S
         )?;
     }
     Ok(())
+}
+
+/// This device's place in a library, as the store keeps it (the library's `Link`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct LinkRow {
+    pub server: String,
+    pub library_id: String,
+    pub device_id: String,
+    pub token: String,
+    pub key: [u8; 32],
+    pub cursor: i64,
+    pub unlinked: bool,
+}
+
+impl std::fmt::Debug for LinkRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The key never goes into a log.
+        f.debug_struct("LinkRow")
+            .field("server", &self.server)
+            .field("library_id", &self.library_id)
+            .field("device_id", &self.device_id)
+            .field("cursor", &self.cursor)
+            .field("unlinked", &self.unlinked)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Store {
+    /// This device's place in a library, if it has one.
+    pub fn library_link(&self) -> Result<Option<LinkRow>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT server, library_id, device_id, token, key, cursor, unlinked
+                 FROM library WHERE one = 1",
+                [],
+                |r| {
+                    let key: Vec<u8> = r.get(4)?;
+                    Ok(LinkRow {
+                        server: r.get(0)?,
+                        library_id: r.get(1)?,
+                        device_id: r.get(2)?,
+                        token: r.get(3)?,
+                        // A damaged key is an error, never a weaker key.
+                        key: key.try_into().map_err(|_| {
+                            rusqlite::Error::FromSqlConversionFailure(
+                                4,
+                                rusqlite::types::Type::Blob,
+                                "the library key is not 32 bytes".into(),
+                            )
+                        })?,
+                        cursor: r.get(5)?,
+                        unlinked: r.get(6)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    /// Stores this device's new place in a library: everything it holds is to be sent there.
+    pub fn enter_library(&mut self, link: &LinkRow) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        tx.execute_batch(
+            "DELETE FROM library; DELETE FROM library_slots;
+             INSERT INTO library_dirty (item) SELECT 'g:' || uid FROM games WHERE true
+             ON CONFLICT (item) DO UPDATE SET gen = gen + 1;
+             INSERT INTO library_dirty (item) SELECT 's:' || key FROM shared_settings WHERE true
+             ON CONFLICT (item) DO UPDATE SET gen = gen + 1;",
+        )?;
+        tx.execute(
+            "INSERT INTO library (one, server, library_id, device_id, token, key, cursor)
+             VALUES (1, ?1, ?2, ?3, ?4, ?5, 0)",
+            params![
+                link.server,
+                link.library_id,
+                link.device_id,
+                link.token,
+                &link.key[..]
+            ],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Notes that this device was unlinked from its library.
+    pub fn set_unlinked(&self) -> Result<(), StoreError> {
+        self.conn.execute("UPDATE library SET unlinked = 1", [])?;
+        Ok(())
+    }
+
+    /// The entry `slot` holds on the server as this device last saw it.
+    pub fn slot_entry(&self, slot: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT entry FROM library_slots WHERE slot = ?1",
+                [slot],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Records that `slot` now holds `entry` on the server.
+    pub fn remember_slot_entry(&self, slot: &str, entry: &str) -> Result<(), StoreError> {
+        remember_entry(&self.conn, slot, entry)
+    }
+
+    /// Whether any item is marked as changed since it was last sent.
+    pub fn has_marked_items(&self) -> Result<bool, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT EXISTS (SELECT 1 FROM library_dirty)", [], |r| {
+                r.get(0)
+            })?)
+    }
+
+    /// The items marked as changed, each with its mark's generation, by name.
+    pub fn marked_items(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT item, gen FROM library_dirty ORDER BY item")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Clears an item's mark if it is still generation `generation`.
+    pub fn clear_item_mark(&self, name: &str, generation: i64) -> Result<(), StoreError> {
+        clear_mark(&self.conn, name, generation)
+    }
+
+    /// Records a write the server took, in one transaction: each (item, its mark's generation,
+    /// slot, entry) now holds there, and its mark goes unless it changed since.
+    pub fn written(&mut self, batch: &[(&str, i64, &str, &str)]) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        for (name, generation, slot, entry) in batch {
+            remember_entry(&tx, slot, entry)?;
+            clear_mark(&tx, name, *generation)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Starts taking a page of entries other devices wrote, in one transaction.
+    pub fn applying(&mut self) -> Result<Applying<'_>, StoreError> {
+        Ok(Applying {
+            tx: self.conn.transaction()?,
+        })
+    }
+}
+
+/// A page of entries being taken into the store: all of it or none ([`Applying::commit`]).
+pub struct Applying<'a> {
+    tx: Transaction<'a>,
+}
+
+impl std::fmt::Debug for Applying<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Applying")
+    }
+}
+
+impl Applying<'_> {
+    /// The entry `slot` holds as this device last saw it.
+    pub fn known_entry(&self, slot: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT entry FROM library_slots WHERE slot = ?1",
+                [slot],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Applies an item another device wrote ([`apply`]).
+    pub fn apply(&self, item: &Item) -> Result<Applied, StoreError> {
+        apply(&self.tx, item)
+    }
+
+    /// Records that `slot` now holds `entry`.
+    pub fn remember_entry(&self, slot: &str, entry: &str) -> Result<(), StoreError> {
+        remember_entry(&self.tx, slot, entry)
+    }
+
+    /// The local id of the game with this uid, if it is here.
+    pub fn game_id(&self, uid: &str) -> Result<Option<super::GameId>, StoreError> {
+        Ok(self
+            .tx
+            .query_row("SELECT id FROM games WHERE uid = ?1", [uid], |r| r.get(0))
+            .optional()?
+            .map(super::GameId))
+    }
+
+    /// Keeps a setting (a linked device's name).
+    pub fn set_setting(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.tx.execute(
+            "INSERT INTO settings (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![key, value],
+        )?;
+        Ok(())
+    }
+
+    /// Notes how far this device has read the library's changes, and commits the page.
+    pub fn commit(self, cursor: i64) -> Result<(), StoreError> {
+        self.tx
+            .execute("UPDATE library SET cursor = ?1", [cursor])?;
+        self.tx.commit()?;
+        Ok(())
+    }
 }
 
 #[cfg(test)]
