@@ -186,8 +186,13 @@ impl Sheet {
             .get(step.min(self.frames.len().saturating_sub(1)))
             .cloned()
             .unwrap_or_default();
-        // The last move's marks first, so that pieces stand on them.
-        for last in [true, false] {
+        // The last move's marks first, so that pieces stand on them; on the tile boards (Junqi,
+        // Sea-land-air), whose tiles can crowd a point's neighbours, they go round the tiles.
+        let order = match self.game {
+            GameKind::Junqi | GameKind::SeaLandAir => [false, true],
+            _ => [true, false],
+        };
+        for last in order {
             for (i, mark) in self.marks.iter().enumerate() {
                 if matches!(mark.look, Look::Piece { .. }) == last {
                     continue;

@@ -234,6 +234,14 @@ pub(crate) fn draw_board(out: &mut String, english: bool) {
 pub(crate) fn draw_piece(out: &mut String, (x, y): (f64, f64), north: bool, name: Option<&str>) {
     let ink = if north { "#1c3f8a" } else { "#b8241c" };
     let fill = if name.is_some() { "#fdf3dc" } else { ink };
+    // A margin of the board's paper round the tile: a piece on a stopping dot stands close to
+    // its neighbours' tiles, and the point's own mark stays under it.
+    let _ = writeln!(
+        out,
+        r##"<rect x="{:.1}" y="{:.1}" width="38" height="26" rx="6" fill="#fbf6e9"/>"##,
+        x - 19.0,
+        y - 13.0
+    );
     let _ = writeln!(
         out,
         r##"<rect x="{:.1}" y="{:.1}" width="34" height="22" rx="4" fill="{fill}" stroke="{ink}" stroke-width="1.8"/>"##,
