@@ -454,6 +454,22 @@ pub fn aeroplane_tour(app: &App, visit: &mut impl FnMut(&App, &str)) {
     });
     a.set_rolling(false);
     visit(app, "aeroplane-play");
+    // Two lines of prompt over two long lines of news: the prompt keeps its lines (the news
+    // used to be drawn over its second line on a desktop).
+    let long = |event, seat, count, victim| qiguan_app::ui::AeroNews {
+        event,
+        seat,
+        count,
+        victim,
+        die: 0,
+    };
+    let kept = a.get_news();
+    a.set_news(slint::ModelRc::new(slint::VecModel::from(vec![
+        long(qiguan_app::ui::AeroEvent::Capture, 2, 2, 1),
+        long(qiguan_app::ui::AeroEvent::Jump, 2, 0, -1),
+    ])));
+    visit(app, "aeroplane-news");
+    a.set_news(kept);
     // A plane mid-flight along the track (the moment frozen halfway).
     aeroplane_drive(app, 4000, |app| {
         let m = app.window().global::<qiguan_app::ui::AeroMotion>();
