@@ -164,3 +164,40 @@ fn screens_keep_clear_of_system_bars_and_the_keyboard_does_not_cover_the_code_fi
         "Join game ends at {bottom}, under the keyboard"
     );
 }
+
+/// Back (Escape on a desktop) closes a game's dialog before it leaves the game: the resign
+/// question, then the end dialog; only then does it go back a screen.
+#[test]
+fn the_back_key_closes_a_games_dialog_before_leaving_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    let ui = app.window();
+    let nav = ui.global::<Nav>();
+    let session = ui.global::<GameSession>();
+    ui.global::<HomeAdapter>().invoke_new_game("xiangqi".into());
+    ui.global::<NewGameAdapter>().invoke_start();
+    assert_eq!(nav.get_screen(), Screen::Xiangqi);
+    session.set_confirm_resign(true);
+    back_key(&app);
+    assert!(!session.get_confirm_resign());
+    assert_eq!(nav.get_screen(), Screen::Xiangqi, "the game stays");
+    session.set_confirm_resign(true);
+    let escape: slint::SharedString = Key::Escape.into();
+    let window = ui.window();
+    window.dispatch_event(WindowEvent::KeyPressed {
+        text: escape.clone(),
+    });
+    window.dispatch_event(WindowEvent::KeyReleased { text: escape });
+    assert!(!session.get_confirm_resign());
+    session.invoke_resign();
+    assert!(session.get_show_end_dialog(), "the end dialog shows");
+    back_key(&app);
+    assert!(!session.get_show_end_dialog());
+    assert_eq!(nav.get_screen(), Screen::Xiangqi);
+    back_key(&app);
+    assert_ne!(
+        nav.get_screen(),
+        Screen::Xiangqi,
+        "then Back leaves the game"
+    );
+}
