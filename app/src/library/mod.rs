@@ -26,36 +26,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::path::Path;
 
-/// This device's place in a library.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Link {
-    /// The companion server's base URL.
-    pub server: String,
-    /// The library's id there.
-    pub library_id: String,
-    /// This device's id in it.
-    pub device_id: String,
-    /// This device's token (the server keeps only its hash).
-    pub token: String,
-    /// The library's key: never leaves the library's devices except sealed in a pairing.
-    pub key: Key,
-    /// The library's change number up to which this device has read.
-    pub cursor: i64,
-    /// Whether another device (or this one) unlinked this device.
-    pub unlinked: bool,
-}
-
-impl std::fmt::Debug for Link {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Link")
-            .field("server", &self.server)
-            .field("library_id", &self.library_id)
-            .field("device_id", &self.device_id)
-            .field("cursor", &self.cursor)
-            .field("unlinked", &self.unlinked)
-            .finish_non_exhaustive()
-    }
-}
+/// This device's place in a library (kept in the store's library tables).
+pub use crate::store::library::Link;
 
 /// A device of the library, as the devices list shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -224,15 +196,7 @@ impl Library {
 
     /// This device's place in a library, if it has one.
     pub fn link(&self) -> Result<Option<Link>, SyncError> {
-        Ok(self.store.library_link()?.map(|r| Link {
-            server: r.server,
-            library_id: r.library_id,
-            device_id: r.device_id,
-            token: r.token,
-            key: r.key,
-            cursor: r.cursor,
-            unlinked: r.unlinked,
-        }))
+        Ok(self.store.library_link()?)
     }
 
     fn linked(&self) -> Result<Link, SyncError> {
@@ -267,15 +231,7 @@ impl Library {
 
     /// Stores this device's new place in a library: everything it holds is to be sent there.
     fn enter(&mut self, link: &Link) -> Result<(), SyncError> {
-        Ok(self.store.enter_library(&items::LinkRow {
-            server: link.server.clone(),
-            library_id: link.library_id.clone(),
-            device_id: link.device_id.clone(),
-            token: link.token.clone(),
-            key: link.key,
-            cursor: 0,
-            unlinked: false,
-        })?)
+        Ok(self.store.enter_library(link)?)
     }
 
     /// Starts a library on `server` with this device, under `device_name`.

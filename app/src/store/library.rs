@@ -581,22 +581,28 @@ fn replace_game(tx: &Transaction<'_>, id: i64, g: &GameSnapshot) -> Result<(), S
     Ok(())
 }
 
-/// This device's place in a library, as the store keeps it (the library's `Link`).
+/// This device's place in a library.
 #[derive(Clone, PartialEq, Eq)]
-pub struct LinkRow {
+pub struct Link {
+    /// The companion server's base URL.
     pub server: String,
+    /// The library's id there.
     pub library_id: String,
+    /// This device's id in it.
     pub device_id: String,
+    /// This device's token (the server keeps only its hash).
     pub token: String,
+    /// The library's key: never leaves the library's devices except sealed in a pairing.
     pub key: [u8; 32],
+    /// The library's change number up to which this device has read.
     pub cursor: i64,
+    /// Whether another device (or this one) unlinked this device.
     pub unlinked: bool,
 }
 
-impl std::fmt::Debug for LinkRow {
+impl std::fmt::Debug for Link {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // The key never goes into a log.
-        f.debug_struct("LinkRow")
+        f.debug_struct("Link")
             .field("server", &self.server)
             .field("library_id", &self.library_id)
             .field("device_id", &self.device_id)
@@ -608,7 +614,7 @@ impl std::fmt::Debug for LinkRow {
 
 impl Store {
     /// This device's place in a library, if it has one.
-    pub fn library_link(&self) -> Result<Option<LinkRow>, StoreError> {
+    pub fn library_link(&self) -> Result<Option<Link>, StoreError> {
         Ok(self
             .conn
             .query_row(
@@ -617,7 +623,7 @@ impl Store {
                 [],
                 |r| {
                     let key: Vec<u8> = r.get(4)?;
-                    Ok(LinkRow {
+                    Ok(Link {
                         server: r.get(0)?,
                         library_id: r.get(1)?,
                         device_id: r.get(2)?,
@@ -639,7 +645,7 @@ impl Store {
     }
 
     /// Stores this device's new place in a library: everything it holds is to be sent there.
-    pub fn enter_library(&mut self, link: &LinkRow) -> Result<(), StoreError> {
+    pub fn enter_library(&mut self, link: &Link) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
         tx.execute_batch(
             "DELETE FROM library; DELETE FROM library_slots;
