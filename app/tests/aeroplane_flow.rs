@@ -275,7 +275,7 @@ fn back_from_the_history_after_a_restart(dir: &Path, order: &[i32]) {
     drop(app);
 
     // One roll changed in the database (the first from the third on whose change still
-    // replays, so that the game opens): that roll is named, loudly.
+    // replays to the end, so that the game opens finished): that roll is named, loudly.
     let (store, _) = latest_game(dir);
     let record = store.load(id).unwrap().record;
     drop(store);
@@ -290,8 +290,10 @@ fn back_from_the_history_after_a_restart(dir: &Path, order: &[i32]) {
         .find_map(|(n, ply, other)| {
             let mut changed = record.clone();
             let roll = std::mem::replace(&mut changed.actions[ply].action, other.clone());
-            (roll != other && qiguan_core::AnyMatch::from_record(&changed).is_ok())
-                .then_some((n, ply as i64, roll, other))
+            // Still a finished game: the check is told at a game's end.
+            let replays =
+                qiguan_core::AnyMatch::from_record(&changed).is_ok_and(|m| m.outcome().is_some());
+            (roll != other && replays).then_some((n, ply as i64, roll, other))
         })
         .unwrap();
     let conn = rusqlite::Connection::open(dir.join("qiguan.sqlite")).unwrap();
@@ -501,4 +503,63 @@ fn the_news_keeps_every_event_since_my_move_and_resign_stays_put() {
         });
         assert!(!one.contains("(s)") && one.contains("a plane"), "{one}");
     }
+}
+
+/// A prompt in two lines over two lines of news: the news starts below the prompt's last
+/// line, at phone and desktop size (on a desktop it was drawn over the prompt's second line).
+#[test]
+fn a_two_line_prompt_keeps_clear_of_the_news_under_it() {
+    use qiguan_app::ui::{AeroEvent, AeroNews};
+    for size in [(360, 780), (1280, 800)] {
+        let dir = tempfile::tempdir().unwrap();
+        let app = start(dir.path(), Language::English, size);
+        let ui = app.window();
+        ui.global::<HomeAdapter>()
+            .invoke_new_game("aeroplane".into());
+        // A person first, with a name long enough to take the prompt to two lines.
+        let rules = ui.global::<qiguan_app::ui::AeroplaneRules>();
+        rules.set_p0(0);
+        rules.set_n0("Alexandria Montgomery-Fairweather".into());
+        ui.global::<NewGameAdapter>().invoke_start();
+        let a = ui.global::<AeroplaneAdapter>();
+        a.set_rolling(false);
+        let news = |event, seat, count, victim| AeroNews {
+            event,
+            seat,
+            count,
+            victim,
+            die: 0,
+        };
+        a.set_news(slint::ModelRc::new(slint::VecModel::from(vec![
+            news(AeroEvent::Capture, 1, 2, 0),
+            news(AeroEvent::Jump, 1, 0, -1),
+        ])));
+        let texts = ui.global::<qiguan_app::ui::AeroTexts>();
+        let prompt = one_text(&app, &texts.invoke_prompt());
+        let newest = one_text(
+            &app,
+            &texts.invoke_news_text(news(AeroEvent::Jump, 1, 0, -1)),
+        );
+        let (p, n) = (prompt.absolute_position(), newest.absolute_position());
+        assert!(
+            prompt.size().height >= 40.0,
+            "{size:?}: the prompt has room for its two lines: {:?}",
+            prompt.size()
+        );
+        assert!(
+            n.y >= p.y + prompt.size().height - 0.5,
+            "{size:?}: the news at {n:?} starts under the prompt at {p:?} {:?}",
+            prompt.size()
+        );
+    }
+}
+
+/// The one visible text element with these words.
+fn one_text(app: &App, words: &str) -> i_slint_backend_testing::ElementHandle {
+    let found: Vec<_> = all(app, words)
+        .into_iter()
+        .filter(|e| e.is_valid() && e.size().width > 0.0)
+        .collect();
+    assert_eq!(found.len(), 1, "{words:?}");
+    found.into_iter().next().unwrap()
 }
