@@ -246,6 +246,17 @@ pub fn mark(tx: &Transaction<'_>, name: &str) -> Result<Option<i64>, StoreError>
         .optional()?)
 }
 
+/// The entry `slot` holds on the server as this device last saw it.
+fn slot_entry(conn: &rusqlite::Connection, slot: &str) -> Result<Option<String>, StoreError> {
+    Ok(conn
+        .query_row(
+            "SELECT entry FROM library_slots WHERE slot = ?1",
+            [slot],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
 /// Records that `slot` now holds `entry` on the server (what this device's next write of it is
 /// based on).
 pub fn remember_entry(
@@ -677,14 +688,7 @@ impl Store {
 
     /// The entry `slot` holds on the server as this device last saw it.
     pub fn slot_entry(&self, slot: &str) -> Result<Option<String>, StoreError> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT entry FROM library_slots WHERE slot = ?1",
-                [slot],
-                |r| r.get(0),
-            )
-            .optional()?)
+        slot_entry(&self.conn, slot)
     }
 
     /// Records that `slot` now holds `entry` on the server.
@@ -749,14 +753,7 @@ impl std::fmt::Debug for Applying<'_> {
 impl Applying<'_> {
     /// The entry `slot` holds as this device last saw it.
     pub fn known_entry(&self, slot: &str) -> Result<Option<String>, StoreError> {
-        Ok(self
-            .tx
-            .query_row(
-                "SELECT entry FROM library_slots WHERE slot = ?1",
-                [slot],
-                |r| r.get(0),
-            )
-            .optional()?)
+        slot_entry(&self.tx, slot)
     }
 
     /// Applies an item another device wrote ([`apply`]).
