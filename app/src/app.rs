@@ -1,8 +1,8 @@
 //! Start-up: the command line, the window, the history and the screens, put together.
 
-use crate::ctx::Ctx;
 use crate::screens;
-use crate::settings::{Language, Settings, system_language};
+use crate::shell::ctx::Ctx;
+use crate::shell::settings::{Language, Settings, system_language};
 use crate::store::{DB_FILE, Store};
 use qiguan_ui::{AppWindow, Nav, Screen};
 use slint::ComponentHandle;
@@ -29,7 +29,7 @@ pub struct AppOptions {
     pub open: Vec<PathBuf>,
     /// The platform's share sheet, which the share dialog offers beside Copy link (Android's,
     /// from `qiguan-android`); none on the desktop.
-    pub system_share: Option<crate::share::SystemShare>,
+    pub system_share: Option<crate::sync::share::SystemShare>,
 }
 
 impl AppOptions {
@@ -105,12 +105,12 @@ impl std::fmt::Debug for App {
 
 impl App {
     /// Every sound the app has played (or, without the audio device, would have), for tests.
-    pub fn sounds_played(&self) -> Vec<crate::sound::Sound> {
+    pub fn sounds_played(&self) -> Vec<crate::shell::sound::Sound> {
         self.ctx.speaker.played()
     }
 
     /// Every notification the app has told the desktop (or, without one, would have).
-    pub fn notifications(&self) -> Vec<crate::notify::Notice> {
+    pub fn notifications(&self) -> Vec<crate::shell::notify::Notice> {
         self.ctx.notifier.sent()
     }
 
@@ -163,9 +163,9 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
         store,
         options.data_dir,
         settings,
-        screens::registry::sessions(),
+        crate::games::sessions(),
         |s| screens::rows::game_row(s, -1),
-        crate::sound::Speaker::new(options.sound_device),
+        crate::shell::sound::Speaker::new(options.sound_device),
     ));
     ctx.notifier.use_desktop(options.notifications);
     window
@@ -193,7 +193,7 @@ pub fn init(options: AppOptions) -> Result<App, slint::PlatformError> {
             let resume = options.resume.then(|| ctx.game_to_resume()).flatten();
             ctx.reset_to(Screen::Home);
             if let Some(id) = resume {
-                screens::registry::open(&ctx, id);
+                crate::games::open(&ctx, id);
             }
             if !options.open.is_empty() {
                 screens::history::open_given(&ctx, &options.open);

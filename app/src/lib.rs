@@ -4,20 +4,15 @@
 //! testing backend; [`run`] is what the `qiguan` binary calls.
 
 mod app;
-mod ctx;
-pub mod history_model;
+mod games;
 pub mod library;
-pub mod notify;
-mod random;
-pub mod rules;
+mod play;
 mod screens;
-pub mod settings;
-pub mod share;
-pub mod sound;
-pub mod stats;
+mod shell;
 pub mod store;
 pub mod sync;
-mod thinking;
 
 pub use app::{App, AppOptions, default_data_dir, init, run, run_with};
 pub use qiguan_ui as ui;
+pub use shell::{history_model, notify, settings, sound};
+pub use sync::share;

@@ -1,6 +1,6 @@
 //! About: version and where the games are kept.
 
-use crate::ctx::Ctx;
+use crate::shell::ctx::Ctx;
 use qiguan_ui::AboutAdapter;
 use slint::ComponentHandle;
 use std::rc::Rc;

@@ -2,9 +2,9 @@
 //! the library's devices and unlinking. The sync worker does the talking (its `library`
 //! commands); this screen shows what it reports.
 
-use super::{handler, handler0};
-use crate::ctx::Ctx;
 use crate::library::{Device, Offer};
+use crate::shell::bind::{handler, handler0};
+use crate::shell::ctx::Ctx;
 use crate::sync::{Command, LibraryCommand, LibraryEvent};
 use qiguan_ui::{DeviceRow, DevicesAdapter, Nav, Screen, SettingsAdapter};
 use slint::{ComponentHandle, Image, Rgb8Pixel, SharedPixelBuffer, VecModel};

@@ -1,7 +1,7 @@
 //! The screen shown when the history cannot be opened: says why, writes nothing.
 
-use super::handler0;
-use crate::ctx::Ctx;
+use crate::shell::bind::handler0;
+use crate::shell::ctx::Ctx;
 use crate::store::set_aside;
 use crate::store::{DB_FILE, Store, StoreError};
 use qiguan_ui::{FailureAdapter, Nav, Screen};

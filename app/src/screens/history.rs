@@ -1,7 +1,7 @@
 //! History: filter, search, delete, open, and import games.
 
-use super::{handler, handler0};
-use crate::ctx::Ctx;
+use crate::shell::bind::{handler, handler0};
+use crate::shell::ctx::Ctx;
 use crate::store::{ComputerFilter, GameId, HistoryFilter, Mode, NewGame, ResultFilter, Standing};
 use qiguan_core::AnyMatch;
 use qiguan_ui::{FileEntry, HistoryAdapter, ImportProblem, Screen, Texts};
@@ -19,7 +19,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
     a.on_open(handler(ctx, |ctx, id: i32| open(ctx, GameId(id as i64))));
     a.on_delete(handler(ctx, |ctx, id: i32| {
         if let Err(e) = ctx.with_store(|store| store.delete(GameId(id as i64))) {
-            super::show_error(ctx, &e.to_string());
+            crate::shell::bind::show_error(ctx, &e.to_string());
         }
         refresh(ctx);
     }));
@@ -39,7 +39,7 @@ pub fn filter_of(a: &HistoryAdapter<'_>, now: i64) -> HistoryFilter {
         // 0: every game; then the games in the registry's order.
         kind: usize::try_from(a.get_game_filter() - 1)
             .ok()
-            .and_then(|i| super::registry::GAMES.get(i))
+            .and_then(|i| crate::games::GAMES.get(i))
             .map(|entry| entry.kind),
         // As the screen lists them: 0 any, 1 unfinished, 2 you won, 3 you lost, 4 drawn, then
         // won by each side of the game chosen.
@@ -95,7 +95,7 @@ fn start_of_today(now: i64) -> i64 {
 fn sides(a: &HistoryAdapter<'_>) -> i32 {
     match usize::try_from(a.get_game_filter() - 1)
         .ok()
-        .and_then(|i| super::registry::GAMES.get(i))
+        .and_then(|i| crate::games::GAMES.get(i))
     {
         None => 0,
         Some(entry) => entry.most_seats,
@@ -108,7 +108,7 @@ pub fn show(ctx: &Rc<Ctx>) {
     let texts = ui.global::<Texts>();
     let names: Vec<SharedString> = std::iter::once(texts.invoke_all_games())
         .chain(
-            super::registry::GAMES
+            crate::games::GAMES
                 .iter()
                 .map(|e| texts.invoke_game_name(e.kind.as_str().into())),
         )
@@ -129,7 +129,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     let filter = filter_of(&a, ctx.now());
     match ctx.history.refresh(&filter) {
         Ok(n) => a.set_total(n as i32),
-        Err(e) => super::show_error(ctx, &e.to_string()),
+        Err(e) => crate::shell::bind::show_error(ctx, &e.to_string()),
     }
 }
 
@@ -137,12 +137,10 @@ pub fn refresh(ctx: &Rc<Ctx>) {
 fn open(ctx: &Rc<Ctx>, id: GameId) {
     let summary = ctx.with_store(|store| store.summaries(&[id]));
     match summary.as_deref() {
-        Ok([s]) if s.result.is_none() && s.mode == Mode::PassAndPlay => {
-            super::registry::open(ctx, id)
-        }
-        Ok([_]) => super::registry::review(ctx, id, true),
+        Ok([s]) if s.result.is_none() && s.mode == Mode::PassAndPlay => crate::games::open(ctx, id),
+        Ok([_]) => crate::games::review(ctx, id, true),
         Ok(_) => refresh(ctx),
-        Err(e) => super::show_error(ctx, &e.to_string()),
+        Err(e) => crate::shell::bind::show_error(ctx, &e.to_string()),
     }
 }
 
@@ -157,7 +155,7 @@ fn import(ctx: &Rc<Ctx>) {
             a.set_import_text("".into());
             a.set_show_import(false);
             refresh(ctx);
-            super::registry::review(ctx, id, false);
+            crate::games::review(ctx, id, false);
         }
         Err(e) => a.set_import_error(e),
     }
@@ -168,7 +166,7 @@ fn import(ctx: &Rc<Ctx>) {
 pub(crate) fn import_bytes(ctx: &Rc<Ctx>, bytes: &[u8]) -> Result<GameId, ImportProblem> {
     // Each game that has a notation tries the input; the first that reads it wins.
     let mut parsed = Err(problem("empty"));
-    for read in super::registry::GAMES.iter().filter_map(|e| e.import) {
+    for read in crate::games::GAMES.iter().filter_map(|e| e.import) {
         parsed = read(bytes);
         if parsed.is_ok() {
             break;
@@ -201,7 +199,7 @@ fn first_folder(ctx: &Ctx) -> PathBuf {
     if last.is_dir() {
         return last;
     }
-    let exports = super::exports_folder(ctx);
+    let exports = crate::shell::bind::exports_folder(ctx);
     if exports.is_dir() {
         return exports;
     }
@@ -298,7 +296,7 @@ fn file_chosen(ctx: &Rc<Ctx>, row: usize) {
             a.set_show_import(false);
             a.set_import_error(ImportProblem::default());
             refresh(ctx);
-            super::registry::review(ctx, id, false);
+            crate::games::review(ctx, id, false);
         }
         Err(problem) => {
             // The list stays on screen, the file's name over the reason.
@@ -339,7 +337,7 @@ pub(crate) fn open_given(ctx: &Rc<Ctx>, paths: &[PathBuf]) {
         }
     }
     if let Some(id) = opened {
-        super::registry::review(ctx, id, false);
+        crate::games::review(ctx, id, false);
     }
     if let Some((path, problem)) = failed {
         ctx.go(Screen::History);

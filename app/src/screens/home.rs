@@ -1,8 +1,8 @@
 //! Home: games to start, unfinished games to continue.
 
 use super::rows::listed_row;
-use super::{handler, handler0};
-use crate::ctx::Ctx;
+use crate::shell::bind::{handler, handler0};
+use crate::shell::ctx::Ctx;
 use crate::store::GameId;
 use qiguan_ui::{GameRow, HomeAdapter, Screen};
 use slint::{ComponentHandle, ModelRc, VecModel};
@@ -17,11 +17,11 @@ pub fn connect(ctx: &Rc<Ctx>) {
     home.on_new_game(handler(ctx, |ctx, kind: slint::SharedString| {
         match kind.parse() {
             Ok(kind) => super::new_game::open(ctx, kind),
-            Err(e) => super::show_error(ctx, &e),
+            Err(e) => crate::shell::bind::show_error(ctx, &e),
         }
     }));
     home.on_continue_game(handler(ctx, |ctx, id: i32| {
-        super::registry::open(ctx, GameId(id as i64));
+        crate::games::open(ctx, GameId(id as i64));
     }));
     home.on_online(handler0(ctx, |ctx| ctx.go(Screen::Online)));
     home.on_history(handler0(ctx, |ctx| ctx.go(Screen::History)));

@@ -1,58 +1,42 @@
 //! One module per screen, each connecting its adapter global to the context in one place.
 
 pub mod about;
-pub mod aeroplane;
 pub mod devices;
 pub mod failure;
-pub mod hidden;
 pub(crate) mod history;
 pub mod home;
-pub mod junqi;
 pub mod nav;
 pub mod new_game;
 pub mod online;
-pub mod phrases;
-pub mod registry;
 pub mod rows;
 pub mod rules;
-pub mod sealandair;
-pub mod secret;
-pub mod session;
 pub mod settings;
 pub mod share;
 pub mod stats;
-pub mod tips;
-pub mod xiangqi;
 
-use crate::ctx::Ctx;
-use qiguan_ui::Nav;
-use slint::{ComponentHandle, Model, VecModel};
-use std::rc::{Rc, Weak};
-
-/// What a correspondence game's line says about its actions: `offline` (they wait for the
-/// server), `sending`, or `None` when nothing waits.
-pub(crate) fn sync_status(online: bool, pending: usize) -> Option<&'static str> {
-    match (online, pending) {
-        (false, n) if n > 0 => Some("offline"),
-        (true, n) if n > 0 => Some("sending"),
-        _ => None,
-    }
-}
+use crate::games;
+use crate::play::{self, Arrange, Call};
+use crate::shell::bind::{handler, handler0};
+use crate::shell::ctx::Ctx;
+use slint::{ComponentHandle, VecModel};
+use std::rc::Rc;
 
 /// Connects every screen's callbacks: the games' through the registry, then the rest.
 pub fn connect(ctx: &Rc<Ctx>) {
-    let codes: Vec<slint::SharedString> = registry::GAMES
+    let codes: Vec<slint::SharedString> = games::GAMES
         .iter()
         .map(|e| e.kind.as_str().into())
         .collect();
     ctx.ui()
         .global::<qiguan_ui::Games>()
         .set_codes(slint::ModelRc::new(VecModel::from(codes)));
-    for entry in registry::GAMES {
+    for entry in games::GAMES {
         (entry.connect)(ctx);
     }
     connect_session(ctx);
-    phrases::connect(ctx);
+    play::phrases::connect(ctx, |ctx, phrase| {
+        games::session_call(ctx, Call::Say(phrase));
+    });
     home::connect(ctx);
     new_game::connect(ctx);
     online::connect(ctx);
@@ -62,15 +46,15 @@ pub fn connect(ctx: &Rc<Ctx>) {
     about::connect(ctx);
     stats::connect(ctx);
     rules::connect(ctx);
-    tips::connect(ctx);
+    play::tips::connect(ctx);
     failure::connect(ctx);
     share::connect(ctx);
 }
 
-/// The `GameSession` global's callbacks go to the game on screen.
+/// The `GameSession` global's callbacks go to the game on screen; its New game and Share
+/// lead to those screens.
 fn connect_session(ctx: &Rc<Ctx>) {
-    use session::Call;
-    let call = |c: Call| handler0(ctx, move |ctx| registry::session_call(ctx, c));
+    let call = |c: Call| handler0(ctx, move |ctx| games::session_call(ctx, c));
     let ui = ctx.ui();
     let a = ui.global::<qiguan_ui::GameSession>();
     a.on_handover_done(call(Call::HandoverDone));
@@ -79,122 +63,22 @@ fn connect_session(ctx: &Rc<Ctx>) {
     a.on_resign(call(Call::Resign));
     a.on_offer_draw(call(Call::OfferDraw));
     a.on_review(call(Call::Review));
-    a.on_new_game(call(Call::NewGame));
+    a.on_new_game(handler0(ctx, |ctx| {
+        if let Some(entry) = games::shown_entry(ctx) {
+            ctx.ui()
+                .global::<qiguan_ui::GameSession>()
+                .set_show_end_dialog(false);
+            ctx.reset_to(qiguan_ui::Screen::Home);
+            new_game::open(ctx, entry.kind);
+        }
+    }));
     a.on_answer_draw(handler(ctx, |ctx, accept: bool| {
-        registry::session_call(ctx, Call::AnswerDraw(accept));
+        games::session_call(ctx, Call::AnswerDraw(accept));
     }));
     a.on_review_step(handler(ctx, |ctx, step: i32| {
-        registry::session_call(ctx, Call::ReviewStep(step));
+        games::session_call(ctx, Call::ReviewStep(step));
     }));
     let d = ui.global::<qiguan_ui::Deployment>();
-    d.on_random(call(Call::Arrange(session::Arrange::Random)));
-    d.on_ready(call(Call::Arrange(session::Arrange::Ready)));
-}
-
-/// Makes `model` hold `rows`, touching only the rows that changed, so that the view keeps
-/// its elements (and its scroll position) instead of rebuilding them.
-pub(crate) fn sync<T: Clone + PartialEq + 'static>(model: &VecModel<T>, rows: Vec<T>) {
-    let old = model.row_count();
-    for (i, row) in rows.iter().enumerate() {
-        if i < old {
-            if model.row_data(i).as_ref() != Some(row) {
-                model.set_row_data(i, row.clone());
-            }
-        } else {
-            model.push(row.clone());
-        }
-    }
-    for i in (rows.len()..old).rev() {
-        model.remove(i);
-    }
-}
-
-/// Shows a problem over the current screen.
-/// Where exports go, and where the import's file list looks first: the user's download
-/// folder, else a folder of the data directory.
-pub(crate) fn exports_folder(ctx: &Ctx) -> std::path::PathBuf {
-    directories::UserDirs::new()
-        .and_then(|d| d.download_dir().map(|p| p.to_owned()))
-        .filter(|p| p.is_dir())
-        .unwrap_or_else(|| ctx.data_dir.join("exports"))
-}
-
-pub fn show_error(ctx: &Rc<Ctx>, text: &str) {
-    let mut code = error_code(text);
-    // SQLite says only "disk I/O error" when a write is refused; a data folder that takes no
-    // new file is one the player can mend (allow writing there), so it is named as such.
-    if code == "storage-io" && !crate::store::takes_files(&ctx.data_dir) {
-        code = "storage-read-only";
-    }
-    ctx.ui().global::<Nav>().set_error(code.into());
-}
-
-/// What the error dialog shows for a failure's text: a storage failure the player can do
-/// something about (a full disk, a data folder that cannot be written) as its code, which the
-/// dialog says in the player's language; anything else as it is.
-fn error_code(text: &str) -> &str {
-    let lower = text.to_lowercase();
-    if lower.contains("disk is full") || lower.contains("no space left") {
-        "storage-full"
-    } else if lower.contains("readonly database") || lower.contains("read-only file system") {
-        "storage-read-only"
-    } else if lower.contains("disk i/o error") {
-        "storage-io"
-    } else {
-        text
-    }
-}
-
-/// Wraps a handler so that it holds the context weakly (the window owns the handlers, the
-/// context points back at the window). `handler0` for callbacks without arguments,
-/// `handler` for one, `handler2` for two.
-pub(crate) fn handler0(ctx: &Rc<Ctx>, f: impl Fn(&Rc<Ctx>) + 'static) -> impl Fn() + 'static {
-    let weak: Weak<Ctx> = Rc::downgrade(ctx);
-    move || {
-        if let Some(ctx) = weak.upgrade() {
-            f(&ctx);
-        }
-    }
-}
-
-pub(crate) fn handler<A>(ctx: &Rc<Ctx>, f: impl Fn(&Rc<Ctx>, A) + 'static) -> impl Fn(A) + 'static {
-    let weak: Weak<Ctx> = Rc::downgrade(ctx);
-    move |arg| {
-        if let Some(ctx) = weak.upgrade() {
-            f(&ctx, arg);
-        }
-    }
-}
-
-pub(crate) fn handler2<A, B>(
-    ctx: &Rc<Ctx>,
-    f: impl Fn(&Rc<Ctx>, A, B) + 'static,
-) -> impl Fn(A, B) + 'static {
-    let weak: Weak<Ctx> = Rc::downgrade(ctx);
-    move |a, b| {
-        if let Some(ctx) = weak.upgrade() {
-            f(&ctx, a, b);
-        }
-    }
-}
-
-#[cfg(test)]
-mod error_tests {
-    use super::error_code;
-
-    #[test]
-    fn storage_failures_a_player_can_mend_become_codes() {
-        for (text, code) in [
-            ("database error: database or disk is full", "storage-full"),
-            ("I/O: No space left on device (os error 28)", "storage-full"),
-            (
-                "database error: attempt to write a readonly database",
-                "storage-read-only",
-            ),
-            ("database error: disk I/O error", "storage-io"),
-            ("the game could not be found", "the game could not be found"),
-        ] {
-            assert_eq!(error_code(text), code, "{text}");
-        }
-    }
+    d.on_random(call(Call::Arrange(Arrange::Random)));
+    d.on_ready(call(Call::Arrange(Arrange::Ready)));
 }

@@ -1,8 +1,8 @@
 //! Navigation between screens: forward with a way back, back, and the game on screen
 //! remembered so that a restart can bring it back.
 
-use super::registry;
-use crate::ctx::Ctx;
+use crate::games;
+use crate::shell::ctx::Ctx;
 use crate::store::GameId;
 use qiguan_ui::{Nav, Screen};
 use slint::ComponentHandle;
@@ -40,11 +40,11 @@ impl Ctx {
 
     fn show(self: &Rc<Self>, screen: Screen) {
         // Only a game's own screen keeps the sync worker watching its game.
-        if registry::on_screen(screen).is_none() {
+        if games::on_screen(screen).is_none() {
             self.send(crate::sync::Command::Watch(None));
         }
         self.remember_screen(screen);
-        if let Some(entry) = registry::on_screen(screen) {
+        if let Some(entry) = games::on_screen(screen) {
             // The screens of several games share globals (GameSession): show this game's.
             (entry.refresh)(self);
         }
@@ -63,7 +63,7 @@ impl Ctx {
 
     /// Remembers the game on screen (or that none is), so that a restart can bring it back.
     fn remember_screen(&self, screen: Screen) {
-        let game = registry::on_screen(screen).and_then(|entry| (entry.shown)(self));
+        let game = games::on_screen(screen).and_then(|entry| (entry.shown)(self));
         let value = game.map_or_else(String::new, |id| id.0.to_string());
         let _ = self.with_store(|store| {
             if store.setting(RESUME_KEY)?.as_deref() != Some(value.as_str()) {

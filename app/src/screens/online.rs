@@ -1,8 +1,8 @@
 //! Correspondence: create, invite, join, the list of games; and the sync worker's reports.
 
 use super::rows::listed_row;
-use super::{handler, handler0};
-use crate::ctx::Ctx;
+use crate::shell::bind::{handler, handler0};
+use crate::shell::ctx::Ctx;
 use crate::store::GameId;
 use crate::sync::{Command, Event, Worker};
 use qiguan_ui::{GameRow, OnlineAdapter, Screen};
@@ -18,13 +18,13 @@ pub fn start(ctx: &Rc<Ctx>) {
         .flatten()
         .unwrap_or_default();
     *ctx.server.borrow_mut() = server;
-    crate::thinking::set_context(ctx);
+    crate::shell::thinking::set_context(ctx);
     if ctx.store.borrow().is_none() {
         return;
     }
     let (worker, events) = Worker::start(ctx.data_dir.clone(), || {
         // Runs on the worker thread: hop to the UI thread, where the context lives.
-        crate::thinking::on_ui_thread(|ctx: &Rc<Ctx>| ctx.drain_sync());
+        crate::shell::thinking::on_ui_thread(|ctx: &Rc<Ctx>| ctx.drain_sync());
     });
     *ctx.worker.borrow_mut() = Some(worker);
     *ctx.sync_events.borrow_mut() = Some(events);
@@ -72,7 +72,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
         });
     }));
     a.on_open(handler(ctx, |ctx, id: i32| {
-        super::registry::open(ctx, GameId(id as i64))
+        crate::games::open(ctx, GameId(id as i64))
     }));
     a.on_refresh(handler0(ctx, |ctx| {
         if ctx.server.borrow().is_empty() {
@@ -135,7 +135,7 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
         Event::Created { id, code } if code.is_empty() => {
             a.set_busy(false);
             refresh(ctx);
-            super::registry::open(ctx, id);
+            crate::games::open(ctx, id);
         }
         Event::Created { code, .. } => {
             a.set_busy(false);
@@ -146,11 +146,11 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
             a.set_busy(false);
             a.set_code("".into());
             refresh(ctx);
-            super::registry::open(ctx, id);
+            crate::games::open(ctx, id);
         }
         Event::Changed(ids) => {
             refresh(ctx);
-            for entry in super::registry::GAMES {
+            for entry in crate::games::GAMES {
                 (entry.reload_if_open)(ctx, &ids);
             }
             tell_arrivals(ctx, &ids);
@@ -161,11 +161,13 @@ pub fn handle(ctx: &Rc<Ctx>, event: Event) {
         Event::Status { online, pending } => {
             a.set_online(online);
             a.set_pending(pending as i32);
-            for entry in super::registry::GAMES {
+            for entry in crate::games::GAMES {
                 (entry.set_sync_status)(ctx, online, pending);
             }
         }
-        Event::Heard(heard) => super::phrases::heard(ctx, heard),
+        Event::Heard(heard) => {
+            crate::play::phrases::heard(ctx, crate::games::shown_game(ctx), heard)
+        }
         Event::Library(event) => super::devices::handle(ctx, event),
         Event::Probed { server, code } => super::settings::probed(ctx, &server, &code),
         Event::Shared { id, url } => super::share::shown(ctx, id, &url),
@@ -215,7 +217,7 @@ fn tell_arrivals(ctx: &Rc<Ctx>, ids: &[GameId]) {
             [one] => one.as_str(),
             _ => "",
         };
-        let notice = crate::notify::Notice {
+        let notice = crate::shell::notify::Notice {
             title: texts.invoke_move_arrived_title().into(),
             body: texts
                 .invoke_move_arrived(summary.kind.as_str().into(), name.into())

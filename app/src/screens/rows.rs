@@ -1,9 +1,10 @@
 //! How a stored game shows as a row of the home, history and correspondence lists: its
 //! players, date, result and the seat to move, named as its game names them (the registry).
 
+use crate::shell::format::{format_date, minutes_left, stored_outcome, strength_code};
 use crate::store::{GameSummary, Mode, Store, replay};
 use qiguan_core::{Strength, ToAct};
-use qiguan_ui::{GameOutcome, GameRow, OpeningName, ResultKind};
+use qiguan_ui::{GameOutcome, GameRow};
 use slint::{ModelRc, SharedString, VecModel};
 
 /// Converts a stored summary to a list row; `to_move` is -1 when not known.
@@ -28,7 +29,7 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
     {
         *c = false;
     }
-    let entry = super::registry::entry(s.kind);
+    let entry = crate::games::entry(s.kind);
     // An imported game's result is its file's word: the record carries it as a resignation
     // or an agreed draw, a reason the file never gave.
     let reason = s.reason.as_deref().filter(|_| s.mode != Mode::Imported);
@@ -65,7 +66,7 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
             .computers
             .iter()
             .flatten()
-            .filter(|_| super::registry::find(s.kind).is_some_and(|e| e.level_in_rows))
+            .filter(|_| crate::games::find(s.kind).is_some_and(|e| e.level_in_rows))
             .map(|c| strength_code(*c))
             .find(|code| !code.is_empty())
             .unwrap_or_default()
@@ -75,39 +76,12 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
         to_move,
         to_move_colour: -1,
         minutes_left: -1,
-        opening: s.opening.as_deref().map(opening_name).unwrap_or_default(),
-    }
-}
-
-/// A stored opening's name for the screens: its code and its name in both languages (a key
-/// the table no longer holds keeps its stored code and Chinese name).
-pub(crate) fn opening_name(key: &str) -> OpeningName {
-    match qiguan_core::xiangqi::opening::by_key(key) {
-        Some(o) => OpeningName {
-            code: o.code.into(),
-            zh: o.zh.into(),
-            en: o.en.into(),
-        },
-        None => {
-            let (code, zh) = key.split_once(' ').unwrap_or(("", key));
-            OpeningName {
-                code: code.into(),
-                zh: zh.into(),
-                en: zh.into(),
-            }
-        }
-    }
-}
-
-/// A computer's strength as the screens name it where its game has three (Junqi and
-/// Sea-land-air: `easy`, `normal`, `hard`); empty for a level (named as a number) and for
-/// `strong` (Aeroplane chess's, or the first computer in a game stored before there were three).
-pub(crate) fn strength_code(strength: Strength) -> &'static str {
-    match strength {
-        Strength::Easy => "easy",
-        Strength::Normal => "normal",
-        Strength::Hard => "hard",
-        Strength::Strong | Strength::Level(_) => "",
+        opening: s
+            .opening
+            .as_deref()
+            .zip(crate::games::find(s.kind).and_then(|e| e.opening))
+            .map(|(key, name)| name(key))
+            .unwrap_or_default(),
     }
 }
 
@@ -132,7 +106,7 @@ pub fn listed_row(store: &Store, s: &GameSummary) -> GameRow {
             _ => None,
         });
         if let (Some(game), Some(seat)) = (&game, from_record) {
-            colour = (super::registry::entry(s.kind).seat_colour)(game, seat);
+            colour = (crate::games::entry(s.kind).seat_colour)(game, seat);
         }
         from_record.map(|seat| seat.index() as u8).or_else(|| {
             let r = remote?;
@@ -149,40 +123,8 @@ pub fn listed_row(store: &Store, s: &GameSummary) -> GameRow {
     GameRow {
         waiting_join,
         to_move_colour: colour.unwrap_or(-1),
-        minutes_left: super::session::minutes_left(deadline, now),
+        minutes_left: minutes_left(deadline, now),
         ..game_row(s, to_move.map_or(-1, i32::from))
-    }
-}
-
-/// A stored result (`win:1`, `draw`, `rank:2,0,1`, none while unfinished) as the screens
-/// take it: the winner is the first place of a ranking; a code this version cannot read
-/// shows as unfinished rather than as a made-up winner.
-pub(crate) fn stored_outcome(result: Option<&str>, reason: Option<&str>) -> GameOutcome {
-    let first = |seats: &str| seats.split(',').next().and_then(|s| s.parse().ok());
-    let (kind, winner) = match result {
-        Some("draw") => (ResultKind::Draw, -1),
-        Some(r) => match r.split_once(':') {
-            Some(("win" | "rank", seats)) => match first(seats) {
-                Some(seat) => (ResultKind::Win, seat),
-                None => (ResultKind::Unfinished, -1),
-            },
-            _ => (ResultKind::Unfinished, -1),
-        },
-        None => (ResultKind::Unfinished, -1),
-    };
-    GameOutcome {
-        kind,
-        winner,
-        reason: reason.unwrap_or_default().into(),
-    }
-}
-
-/// Formats a Unix-millisecond time in local time, `2026-11-22 14:05`.
-pub fn format_date(ms: i64) -> String {
-    use chrono::TimeZone;
-    match chrono::Local.timestamp_millis_opt(ms).single() {
-        Some(t) => t.format("%Y-%m-%d %H:%M").to_string(),
-        None => String::new(),
     }
 }
 

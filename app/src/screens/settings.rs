@@ -1,8 +1,8 @@
 //! Settings: language, notation, orientation, move confirmation; stored at once.
 
-use super::handler0;
-use crate::ctx::Ctx;
-use crate::settings::{Language, Notation, Orientation, Settings};
+use crate::shell::bind::handler0;
+use crate::shell::ctx::Ctx;
+use crate::shell::settings::{Language, Notation, Orientation, Settings};
 use qiguan_ui::SettingsAdapter;
 use slint::ComponentHandle;
 use std::rc::Rc;
@@ -117,7 +117,7 @@ fn changed(ctx: &Rc<Ctx>) {
     // The correspondence server: kept once it is an address a server can have; until then
     // the screen says what is wrong and the last good one stays.
     let typed = adapter.get_server();
-    match crate::settings::server_address(&typed) {
+    match crate::shell::settings::server_address(&typed) {
         Ok(server) => {
             adapter.set_server_problem("".into());
             probe_soon(ctx, &server, PROBE_PAUSE);
@@ -142,7 +142,7 @@ fn changed(ctx: &Rc<Ctx>) {
         apply_language(&ctx.ui(), &s);
     }
     if s.tips && !old.tips {
-        super::tips::show_again(ctx);
+        crate::play::tips::show_again(ctx);
     }
     // A preference that cannot be stored still applies for this run.
     let _ = ctx.with_store(|store| s.save(store));

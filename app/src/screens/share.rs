@@ -1,9 +1,10 @@
 //! The share dialog of the game on screen: asks the sync worker for the game's link (made on
-//! the server, or the one kept), shows it to copy, and withdraws it (`crate::share` does the
+//! the server, or the one kept), shows it to copy, and withdraws it (`crate::sync::share` does the
 //! work, on the worker's thread).
 
-use super::{handler, handler0, registry, session::Call};
-use crate::ctx::Ctx;
+use crate::games;
+use crate::shell::bind::{handler, handler0};
+use crate::shell::ctx::Ctx;
 use crate::store::GameId;
 use crate::sync::Command;
 use qiguan_ui::ShareAdapter;
@@ -15,7 +16,9 @@ pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<ShareAdapter>();
     a.on_share(handler0(ctx, |ctx| {
-        registry::session_call(ctx, Call::Share)
+        if let Some(id) = games::shown_game(ctx) {
+            start(ctx, id);
+        }
     }));
     a.on_withdraw(handler0(ctx, |ctx| {
         if let Some(id) = ctx.sharing.get() {
@@ -54,7 +57,7 @@ pub(crate) fn start(ctx: &Rc<Ctx>, id: GameId) {
     a.set_hides(
         summary
             .as_ref()
-            .is_some_and(|s| registry::find(s.kind).is_some_and(|e| e.hides_pieces)),
+            .is_some_and(|s| games::find(s.kind).is_some_and(|e| e.hides_pieces)),
     );
     a.set_link("".into());
     a.set_error("".into());

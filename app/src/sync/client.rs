@@ -152,7 +152,7 @@ impl Client {
     }
 
     /// Uploads a game kept on this device to be shown to anyone (`{record}` or `{sheet}`,
-    /// with `names`: see [`crate::share::upload_body`]).
+    /// with `names`: see [`crate::sync::share::upload_body`]).
     pub async fn upload_share(&self, server: &str, body: &Value) -> Result<Shared, SyncError> {
         self.send(self.http.post(format!("{server}/api/shares")).json(body))
             .await

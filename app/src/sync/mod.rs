@@ -27,6 +27,7 @@ mod engine;
 mod error;
 mod messages;
 mod mirror;
+pub mod share;
 mod wire;
 pub mod worker;
 

@@ -263,7 +263,7 @@ async fn handle(
         Command::Share(id) => {
             let server = engine.store().setting("server").ok().flatten();
             let now = crate::library::now_ms();
-            match crate::share::share(engine, id, server.as_deref(), now).await {
+            match crate::sync::share::share(engine, id, server.as_deref(), now).await {
                 Ok(kept) => emit(Event::Shared {
                     id,
                     url: kept.url(),
@@ -276,9 +276,9 @@ async fn handle(
         }
         // Offline: the next tick tries again.
         Command::SendUploads => {
-            let _ = crate::share::send_changed_uploads(engine).await;
+            let _ = crate::sync::share::send_changed_uploads(engine).await;
         }
-        Command::Withdraw(id) => match crate::share::withdraw(engine, id).await {
+        Command::Withdraw(id) => match crate::sync::share::withdraw(engine, id).await {
             Ok(()) => emit(Event::Unshared { id }),
             Err(e) => emit(Event::Failed {
                 what: "share",

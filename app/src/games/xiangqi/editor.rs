@@ -2,9 +2,9 @@
 //! position yet; its position is then played from New game or analysed in replay.
 
 use super::view::{self, Marks, piece_char};
-use crate::ctx::Ctx;
-use crate::screens::{handler, handler0, handler2};
-use crate::settings::Orientation;
+use crate::shell::bind::{handler, handler0, handler2};
+use crate::shell::ctx::Ctx;
+use crate::shell::settings::Orientation;
 use crate::store::{Mode, NewGame, Standing};
 use qiguan_core::xiangqi::editor::{Editor, Problem};
 use qiguan_core::xiangqi::{Color, Kind, Piece, Position, Square, Xiangqi, XiangqiSetup};
@@ -237,7 +237,7 @@ fn analyse(ctx: &Rc<Ctx>) {
     let setup = XiangqiSetup { fen: pos.to_fen() };
     let game = match Match::<Xiangqi>::new(&Default::default(), Some(&setup)) {
         Ok(game) => AnyMatch::Xiangqi(game),
-        Err(e) => return crate::screens::show_error(ctx, &e.to_string()),
+        Err(e) => return crate::shell::bind::show_error(ctx, &e.to_string()),
     };
     let new = NewGame::from_match(&game, Mode::Imported, vec![String::new(), String::new()]);
     let now = ctx.now();
@@ -248,7 +248,7 @@ fn analyse(ctx: &Rc<Ctx>) {
             super::replay::open(ctx, id, false);
             super::replay::analyse(ctx);
         }
-        Err(e) => crate::screens::show_error(ctx, &e.to_string()),
+        Err(e) => crate::shell::bind::show_error(ctx, &e.to_string()),
     }
 }
 

@@ -6,10 +6,10 @@
 
 use super::replay_session::{ReplaySession, slot};
 use super::view::notate;
-use crate::ctx::Ctx;
-use crate::settings::Notation;
+use crate::shell::ctx::Ctx;
+use crate::shell::settings::Notation;
+use crate::shell::thinking;
 use crate::store::KeptReview;
-use crate::thinking;
 use qiguan_core::xiangqi::analysis::{self, Judged, Judgement, MATE_CP};
 use qiguan_core::xiangqi::engine::{Engine, Limits};
 use qiguan_core::xiangqi::study::Path;

@@ -6,14 +6,14 @@
 //! Inline formatting (bold, italic, code) is kept as Markdown for Slint's `StyledText`, which
 //! draws those but no headings, tables or pictures: those are what this module takes apart.
 
-use crate::settings::Language;
+use crate::shell::settings::Language;
 use pulldown_cmark::{Alignment, CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use qiguan_core::GameKind;
 
 /// A game's rules page in `language` (None for a game this version of the app does not know).
 /// Each game brings its own pages (its registry entry's `rules`).
 pub fn page(game: GameKind, language: Language) -> Option<&'static str> {
-    let pages = crate::screens::registry::find(game)?.rules;
+    let pages = crate::games::find(game)?.rules;
     Some(match language {
         Language::English => pages.english,
         Language::Chinese => pages.chinese,
@@ -25,10 +25,12 @@ pub fn page(game: GameKind, language: Language) -> Option<&'static str> {
 /// of qiguan-core, and a core test checks that the file is current.
 pub fn picture(name: &str) -> Option<&'static [u8]> {
     match name.strip_prefix("../").unwrap_or(name) {
-        "xiangqi-board.svg" => Some(include_bytes!("../../docs/rules/xiangqi-board.svg")),
-        "junqi-board.svg" => Some(include_bytes!("../../docs/rules/junqi-board.svg")),
-        "aeroplane-board.svg" => Some(include_bytes!("../../docs/rules/aeroplane-board.svg")),
-        "sea-land-air-board.svg" => Some(include_bytes!("../../docs/rules/sea-land-air-board.svg")),
+        "xiangqi-board.svg" => Some(include_bytes!("../../../../docs/rules/xiangqi-board.svg")),
+        "junqi-board.svg" => Some(include_bytes!("../../../../docs/rules/junqi-board.svg")),
+        "aeroplane-board.svg" => Some(include_bytes!("../../../../docs/rules/aeroplane-board.svg")),
+        "sea-land-air-board.svg" => Some(include_bytes!(
+            "../../../../docs/rules/sea-land-air-board.svg"
+        )),
         _ => None,
     }
 }

@@ -1,8 +1,11 @@
-//! Statistics: your results from the local history (see [`crate::stats`]).
+//! Statistics: your results from the local history (see [`figures`]).
 
-use super::{handler0, registry};
-use crate::ctx::Ctx;
-use crate::stats::{self, Opponent, Tally};
+pub mod figures;
+
+use crate::games;
+use crate::shell::bind::handler0;
+use crate::shell::ctx::Ctx;
+use figures::{Opponent, Tally};
 use qiguan_core::Strength;
 use qiguan_ui::{HomeAdapter, Screen, StatLine, StatMonth, StatsAdapter};
 use slint::{ComponentHandle, ModelRc, VecModel};
@@ -24,15 +27,15 @@ fn tally(t: Tally) -> qiguan_ui::Tally {
 
 /// Counts the history up again and shows it.
 pub fn refresh(ctx: &Rc<Ctx>) {
-    let kinds: Vec<_> = registry::GAMES.iter().map(|e| e.kind).collect();
+    let kinds: Vec<_> = games::GAMES.iter().map(|e| e.kind).collect();
     let games = match ctx.with_store(|store| store.finished_games()) {
         Ok(games) => games,
         Err(e) => {
-            super::show_error(ctx, &e.to_string());
+            crate::shell::bind::show_error(ctx, &e.to_string());
             Vec::new()
         }
     };
-    let s = stats::compute(&games, &kinds, ctx.now());
+    let s = figures::compute(&games, &kinds, ctx.now());
     let ui = ctx.ui();
     let a = ui.global::<StatsAdapter>();
     a.set_played(s.played as i32);

@@ -4,12 +4,12 @@
 
 use super::replay_session::{ReplaySession, Review, slot};
 use super::review;
-use super::view::{self, Marks, check_square, move_rows};
-use crate::ctx::Ctx;
-use crate::screens::rows::{format_date, opening_name};
-use crate::screens::sync;
-use crate::screens::{handler, handler0, handler2};
-use crate::settings::Orientation;
+use super::view::{self, Marks, check_square, move_rows, opening_name};
+use crate::shell::bind::sync;
+use crate::shell::bind::{handler, handler0, handler2};
+use crate::shell::ctx::Ctx;
+use crate::shell::format::format_date;
+use crate::shell::settings::Orientation;
 use crate::store::{GameId, Mode, StoreError};
 use qiguan_core::xiangqi::pgn::{MoveFormat, result_text};
 use qiguan_core::xiangqi::pgn_study::{read_study_pgn, write_study_pgn};
@@ -144,7 +144,7 @@ pub fn open(ctx: &Rc<Ctx>, id: GameId, at_end: bool) {
             refresh(ctx);
             ctx.go(Screen::Replay);
         }
-        Err(e) => crate::screens::show_error(ctx, &e.to_string()),
+        Err(e) => crate::shell::bind::show_error(ctx, &e.to_string()),
     }
 }
 
@@ -209,7 +209,7 @@ fn edit(ctx: &Rc<Ctx>, change: impl FnOnce(&mut ReplaySession) -> Result<Path, E
         }
     };
     if let Some(e) = failed {
-        crate::screens::show_error(ctx, &e.to_string());
+        crate::shell::bind::show_error(ctx, &e.to_string());
     }
     refresh(ctx);
     review::follow(ctx, refresh);
@@ -321,7 +321,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
             .collect::<Vec<_>>(),
     )));
     a.set_computers(ModelRc::new(VecModel::from(s.computers.to_vec())));
-    let mut shown = crate::screens::session::game_outcome(outcome.as_ref());
+    let mut shown = crate::shell::format::game_outcome(outcome.as_ref());
     if s.imported {
         shown.reason = "".into();
     }
@@ -391,7 +391,7 @@ fn show_study(
     s: &ReplaySession,
     a: &ReplayAdapter<'_>,
     pos: &Position,
-    notation: crate::settings::Notation,
+    notation: crate::shell::settings::Notation,
 ) {
     let path = s.path();
     let comment = match path {
@@ -454,7 +454,7 @@ fn continue_here(ctx: &Rc<Ctx>) {
     match started {
         Ok((game, players)) => super::start_match(ctx, game, players, Mode::PassAndPlay),
         // A position with no legal move for the side to move, say: say so.
-        Err(e) => crate::screens::show_error(ctx, &e.to_string()),
+        Err(e) => crate::shell::bind::show_error(ctx, &e.to_string()),
     }
 }
 
@@ -535,7 +535,7 @@ fn save_export(ctx: &Rc<Ctx>) {
     let a = ui.global::<ReplayAdapter>();
     let computer = ui.global::<qiguan_ui::Texts>().invoke_computer_name();
     let (text, name) = export_text(s, a.get_export_format(), &computer);
-    let dir = crate::screens::exports_folder(ctx);
+    let dir = crate::shell::bind::exports_folder(ctx);
     let path = dir.join(name);
     let written = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, text));
     let note = match written {

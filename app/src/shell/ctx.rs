@@ -2,8 +2,8 @@
 //! worker, and the sessions of the screens. It names no screen: each screen keeps its session in
 //! a slot of its own type, which the screens' registry creates ([`Sessions`]).
 
-use crate::history_model::{HistoryModel, RowOf};
-use crate::settings::Settings;
+use crate::shell::history_model::{HistoryModel, RowOf};
+use crate::shell::settings::Settings;
 use crate::store::storage::GameStorage;
 use crate::store::{DB_FILE, Store, StoreError};
 use qiguan_ui::{AppWindow, Screen};
@@ -32,14 +32,14 @@ pub struct Ctx {
     pub(crate) sync_events: RefCell<Option<std::sync::mpsc::Receiver<crate::sync::Event>>>,
     pub(crate) back_stack: RefCell<Vec<Screen>>,
     /// Where the sounds go.
-    pub(crate) speaker: crate::sound::Speaker,
-    pub(crate) notifier: crate::notify::Notifier,
+    pub(crate) speaker: crate::shell::sound::Speaker,
+    pub(crate) notifier: crate::shell::notify::Notifier,
     /// Replies of work running on other threads (a computer's search).
-    pub(crate) replies: crate::thinking::Replies<Ctx>,
+    pub(crate) replies: crate::shell::thinking::Replies<Ctx>,
     /// The game whose share dialog is open (its link is being made, shown or withdrawn).
     pub(crate) sharing: std::cell::Cell<Option<crate::store::GameId>>,
     /// The platform's share sheet, if it has one (Android).
-    pub(crate) system_share: RefCell<Option<crate::share::SystemShare>>,
+    pub(crate) system_share: RefCell<Option<crate::sync::share::SystemShare>>,
 }
 
 impl std::fmt::Debug for Ctx {
@@ -73,7 +73,7 @@ impl Ctx {
         settings: Settings,
         sessions: Sessions,
         rows: RowOf,
-        speaker: crate::sound::Speaker,
+        speaker: crate::shell::sound::Speaker,
     ) -> Ctx {
         let store = Rc::new(RefCell::new(store));
         Ctx {
@@ -90,15 +90,15 @@ impl Ctx {
             sync_events: RefCell::default(),
             back_stack: RefCell::default(),
             speaker,
-            notifier: crate::notify::Notifier::default(),
-            replies: crate::thinking::Replies::default(),
+            notifier: crate::shell::notify::Notifier::default(),
+            replies: crate::shell::thinking::Replies::default(),
             sharing: std::cell::Cell::default(),
             system_share: RefCell::default(),
         }
     }
 
     /// Plays a sound, if the player has sounds on (Settings).
-    pub(crate) fn play_sound(&self, sound: crate::sound::Sound) {
+    pub(crate) fn play_sound(&self, sound: crate::shell::sound::Sound) {
         if self.settings.borrow().sound {
             self.speaker.play(sound);
         }
@@ -118,7 +118,7 @@ impl Ctx {
             .0
             .iter()
             .find_map(|slot| slot.downcast_ref::<RefCell<Option<T>>>())
-            .expect("every screen's session type has a slot (screens::session_slots)")
+            .expect("every screen's session type has a slot (games::sessions)")
     }
 
     /// Runs `f` with the open store; fails when the history could not be opened.
@@ -166,8 +166,8 @@ impl Ctx {
     }
 }
 
-impl crate::thinking::Host for Ctx {
-    fn replies(&self) -> &crate::thinking::Replies<Ctx> {
+impl crate::shell::thinking::Host for Ctx {
+    fn replies(&self) -> &crate::shell::thinking::Replies<Ctx> {
         &self.replies
     }
 }
@@ -175,7 +175,7 @@ impl crate::thinking::Host for Ctx {
 impl Ctx {
     /// Runs the replies of finished work, oldest first.
     pub(crate) fn drain_replies(self: &Rc<Self>) {
-        crate::thinking::drain(self);
+        crate::shell::thinking::drain(self);
     }
 
     /// How many pieces of work have been started whose replies have not run yet.

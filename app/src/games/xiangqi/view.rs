@@ -1,9 +1,9 @@
 //! Turns core positions and move lists into what the board and move list display.
 
-use crate::settings::Notation;
+use crate::shell::settings::Notation;
 use qiguan_core::xiangqi::notation::{to_chinese, to_wxf};
 use qiguan_core::xiangqi::{Color, Kind, Move, Piece, Position, Square};
-use qiguan_ui::{BoardCell, MoveRow};
+use qiguan_ui::{BoardCell, MoveRow, OpeningName};
 use slint::SharedString;
 
 /// What to mark on the board besides the pieces.
@@ -172,6 +172,27 @@ pub fn grid_path() -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// An opening stored with a game, by its key, as the screens name it (the list rows, through
+/// the registry entry, and the replay): its code and its name in both languages (a key the
+/// table no longer holds keeps its stored code and Chinese name).
+pub(crate) fn opening_name(key: &str) -> OpeningName {
+    match qiguan_core::xiangqi::opening::by_key(key) {
+        Some(o) => OpeningName {
+            code: o.code.into(),
+            zh: o.zh.into(),
+            en: o.en.into(),
+        },
+        None => {
+            let (code, zh) = key.split_once(' ').unwrap_or(("", key));
+            OpeningName {
+                code: code.into(),
+                zh: zh.into(),
+                en: zh.into(),
+            }
+        }
+    }
 }
 
 #[cfg(test)]

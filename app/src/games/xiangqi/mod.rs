@@ -9,12 +9,12 @@ mod replay_session;
 mod review;
 pub mod view;
 
-use super::registry::GameEntry;
-use super::session::{self, GameScreen, Session};
-use super::sync;
-use super::{handler, handler0, handler2};
-use crate::ctx::{Ctx, Sessions};
-use crate::settings::Orientation;
+use crate::play::GameEntry;
+use crate::play::{self, GameScreen, Session};
+use crate::shell::bind::sync;
+use crate::shell::bind::{handler, handler0, handler2};
+use crate::shell::ctx::{Ctx, Sessions};
+use crate::shell::settings::Orientation;
 use crate::store::{GameId, Mode, NewGame, Standing};
 use qiguan_core::Strength;
 use qiguan_core::xiangqi::computer;
@@ -58,6 +58,7 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
     review: replay::open,
     online: online_choice,
     import: Some(import),
+    opening: Some(view::opening_name),
     sessions: || {
         vec![
             Sessions::slot::<Session<Xiangqi>>(),
@@ -66,11 +67,11 @@ pub(crate) const ENTRY: GameEntry = GameEntry {
         ]
     },
     computer_levels: true,
-    ..session::entry::<Xiangqi>(connect, RULES)
+    ..play::entry::<Xiangqi>(connect, RULES)
 };
 
 /// Xiangqi's rules page (docs/rules/).
-const RULES: super::registry::RulesPage = super::registry::RulesPage {
+const RULES: play::RulesPage = play::RulesPage {
     english: include_str!("../../../../docs/rules/xiangqi.md"),
     chinese: include_str!("../../../../docs/rules/zh/xiangqi.md"),
 };
@@ -83,8 +84,8 @@ impl GameScreen for Xiangqi {
     const UNDO: bool = true;
 
     /// A move knocks, a capture knocks twice, check rings.
-    fn sound(before: &XiangqiView, after: &XiangqiView) -> Option<crate::sound::Sound> {
-        use crate::sound::Sound;
+    fn sound(before: &XiangqiView, after: &XiangqiView) -> Option<crate::shell::sound::Sound> {
+        use crate::shell::sound::Sound;
         if after.moves.len() <= before.moves.len() {
             return None;
         }
@@ -127,7 +128,7 @@ impl GameScreen for Xiangqi {
     fn chosen_seats(ui: &AppWindow) -> (Vec<String>, Vec<Option<Strength>>) {
         let level = ui.global::<NewGameAdapter>().get_level().clamp(1, 10) as u8;
         let strength = Strength::level(level).unwrap_or(Strength::Level(1));
-        super::new_game::two_seats_at(ui, strength)
+        play::choices::two_seats_at(ui, strength)
     }
 
     /// The engine at the seat's level, on a thread of its own (up to 2 s at the top level).
@@ -136,19 +137,19 @@ impl GameScreen for Xiangqi {
         seat: Seat,
         options: &XiangqiOptions,
         strength: Strength,
-    ) -> Option<session::Search<Move>> {
+    ) -> Option<play::Search<Move>> {
         if view.side_to_move != seat {
             return None;
         }
         let game = computer::game_of(view, options)?;
-        let level = Level::new(strength.engine_level(), crate::random::random_seed());
+        let level = Level::new(strength.engine_level(), crate::shell::random::random_seed());
         Some(Box::new(move |stop| computer::think(&game, &level, stop)))
     }
 
     const HINTS: bool = true;
 
     /// The engine's move at a strong level (under a second on a desktop core).
-    fn hint_search(s: &Session<Xiangqi>) -> Option<session::Search<Move>> {
+    fn hint_search(s: &Session<Xiangqi>) -> Option<play::Search<Move>> {
         let game = s.local()?.game().clone();
         let level = Level::new(HINT_LEVEL, 0);
         Some(Box::new(move |stop| computer::think(&game, &level, stop)))
@@ -196,8 +197,8 @@ impl GameScreen for Xiangqi {
 
 /// A correspondence game as chosen: against a friend, or against the server's engine at the
 /// level chosen (in the other seat).
-fn online_choice(ui: &AppWindow, side: u8) -> super::registry::OnlineChoice {
-    let mut choice = super::registry::OnlineChoice::two_people(Xiangqi::chosen_options(ui), side);
+fn online_choice(ui: &AppWindow, side: u8) -> play::OnlineChoice {
+    let mut choice = play::OnlineChoice::two_people(Xiangqi::chosen_options(ui), side);
     let a = ui.global::<NewGameAdapter>();
     if a.get_opponent() == 1 {
         let level = a.get_level().clamp(1, 10) as u8;
@@ -210,7 +211,7 @@ fn online_choice(ui: &AppWindow, side: u8) -> super::registry::OnlineChoice {
 /// Reads a pasted game or a file into a record and its players: XQF, PGN (Chinese, WXF, ICCS
 /// or coordinate moves), a FEN, or DhtmlXQ as forums paste it (the format told from the
 /// content; text in UTF-8 or GB18030).
-fn import(bytes: &[u8]) -> Result<super::registry::Imported, ImportProblem> {
+fn import(bytes: &[u8]) -> Result<play::Imported, ImportProblem> {
     use qiguan_core::xiangqi::dhtmlxq::DhtmlXqError;
     use qiguan_core::xiangqi::import::{ImportError, read_any};
     use qiguan_core::xiangqi::pgn::PgnError;
@@ -243,7 +244,7 @@ fn import(bytes: &[u8]) -> Result<super::registry::Imported, ImportProblem> {
     let record = game
         .to_record(&XiangqiOptions::default())
         .map_err(|_| problem("unplayable"))?;
-    Ok(super::registry::Imported {
+    Ok(play::Imported {
         record,
         players: game.players().to_vec(),
         study: replay::study_text(&study, &study.main_line()),
@@ -268,18 +269,18 @@ pub fn connect(ctx: &Rc<Ctx>) {
     ui.global::<qiguan_ui::XiangqiLines>()
         .set_grid(view::grid_path().into());
     let a = ui.global::<XiangqiAdapter>();
-    a.on_cell_clicked(handler(ctx, session::tap::<Xiangqi>));
+    a.on_cell_clicked(handler(ctx, play::tap::<Xiangqi>));
     a.on_cell_dragged(handler2(ctx, |ctx, from: i32, to: i32| {
-        session::play_with::<Xiangqi>(ctx, |s| dragged(ctx, s, from, to));
+        play::play_with::<Xiangqi>(ctx, |s| dragged(ctx, s, from, to));
     }));
     a.on_flip(handler0(ctx, |ctx| {
-        session::update::<Xiangqi>(ctx, |s| s.board.manual_flip = !s.board.manual_flip);
+        play::update::<Xiangqi>(ctx, |s| s.board.manual_flip = !s.board.manual_flip);
     }));
     a.on_confirm_move(handler0(ctx, |ctx| {
-        session::play_with::<Xiangqi>(ctx, |s| s.board.pending.take());
+        play::play_with::<Xiangqi>(ctx, |s| s.board.pending.take());
     }));
     a.on_cancel_move(handler0(ctx, |ctx| {
-        session::update::<Xiangqi>(ctx, |s| {
+        play::update::<Xiangqi>(ctx, |s| {
             s.board.pending = None;
             s.selected = None;
         });
@@ -323,9 +324,9 @@ pub(crate) fn start_match(ctx: &Rc<Ctx>, game: Match<Xiangqi>, players: Vec<Stri
     match created {
         Ok(id) => {
             ctx.reset_to(Screen::Home);
-            session::open::<Xiangqi>(ctx, id);
+            play::open::<Xiangqi>(ctx, id);
         }
-        Err(e) => super::show_error(ctx, &e),
+        Err(e) => crate::shell::bind::show_error(ctx, &e),
     }
 }
 

@@ -2,8 +2,8 @@
 //! ui/ui/tips.slint for the words). Each is shown until finished or skipped once; the
 //! Settings switch turns them off, and on again from the start.
 
-use super::handler;
-use crate::ctx::Ctx;
+use crate::shell::bind::handler;
+use crate::shell::ctx::Ctx;
 use qiguan_ui::Walkthrough;
 use slint::{ComponentHandle, SharedString};
 use std::rc::Rc;

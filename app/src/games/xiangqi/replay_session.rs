@@ -2,9 +2,9 @@
 //! position shown, and the engine's review of it ([`Review`]). The replay screen
 //! (`replay.rs`) shows and changes it; the review (`review.rs`) fills in the engine's part.
 
-use crate::ctx::Ctx;
+use crate::shell::ctx::Ctx;
+use crate::shell::thinking::Work;
 use crate::store::GameId;
-use crate::thinking::Work;
 use qiguan_core::xiangqi::analysis::Judged;
 use qiguan_core::xiangqi::study::{Path, Study};
 use qiguan_core::xiangqi::{Move, Position, Square, Xiangqi};

@@ -9,18 +9,18 @@
 //! the server's answer when it comes. All of that is the shared session of the games with
 //! secrets ([`super::session`]); this module brings Junqi's board, deployment and computer.
 
-use super::registry::GameEntry;
-use super::secret::{BannerUi, SecretGame, secret_screen};
-use super::session::{self, GameScreen, Session};
-use super::{handler, handler0};
-use crate::ctx::Ctx;
-use crate::random::random_seed;
+use crate::play::GameEntry;
+use crate::play::secret::{BannerUi, SecretGame, secret_screen};
+use crate::play::{self, GameScreen, Session};
+use crate::shell::bind::{handler, handler0};
+use crate::shell::ctx::Ctx;
+use crate::shell::random::random_seed;
 use qiguan_core::deploy::Deploys;
 use qiguan_core::junqi::{
     Deployment, FlipColours, Junqi, JunqiEvent, JunqiMove, JunqiOptions, JunqiView, NoMove, Point,
     Rank, Side, Visibility, graph,
 };
-use qiguan_core::{Match, Seat, Strength};
+use qiguan_core::{Match, Seat};
 use qiguan_ui::{
     AppWindow, DeployIssue, GamePhase, JunqiAdapter, JunqiCell, JunqiMode, JunqiRules, Routes,
     Screen,
@@ -34,20 +34,15 @@ const LAYOUT_KEY: &str = "junqi-layout:";
 /// Junqi in the registry of games.
 pub(crate) const ENTRY: GameEntry = GameEntry {
     seat_colour,
-    online: online_choice,
-    ..session::entry::<Junqi>(connect, RULES)
+    online: play::secret::online_choice::<Junqi>,
+    ..play::entry::<Junqi>(connect, RULES)
 };
 
 /// Junqi's rules page (docs/rules/).
-const RULES: super::registry::RulesPage = super::registry::RulesPage {
+const RULES: play::RulesPage = play::RulesPage {
     english: include_str!("../../../docs/rules/junqi.md"),
     chinese: include_str!("../../../docs/rules/zh/junqi.md"),
 };
-
-/// A correspondence game as chosen: against a friend, or the server's computer.
-fn online_choice(ui: &AppWindow, side: u8) -> super::registry::OnlineChoice {
-    super::new_game::online_at_strength(ui, Junqi::chosen_options(ui), side)
-}
 
 /// A seat's colour once the game has decided it (from the start, but in flip mode only with
 /// the first flips): 0 red, 1 blue.
@@ -81,21 +76,6 @@ impl GameScreen for Junqi {
             headquarters_locked: a.get_hq_locked(),
             landmines_attackable: a.get_landmines_attackable(),
         }
-    }
-
-    /// Two people at the board, or one against the computer at the strength chosen.
-    fn chosen_seats(ui: &AppWindow) -> (Vec<String>, Vec<Option<Strength>>) {
-        super::new_game::two_seats_at(ui, super::new_game::chosen_strength(ui))
-    }
-
-    /// Normal and hard think on a thread of their own.
-    fn computer_search(
-        view: &JunqiView,
-        seat: Seat,
-        options: &JunqiOptions,
-        strength: Strength,
-    ) -> Option<session::Search<JunqiMove>> {
-        session::search_at_strength::<Junqi>(view, seat, options, strength)
     }
 
     /// Something one seat alone may see: its deployment, or (in referee mode) its pieces.
@@ -187,7 +167,7 @@ pub fn connect(ctx: &Rc<Ctx>) {
         rails: rail_path(false).into(),
         rail_dashes: rail_path(true).into(),
     });
-    a.on_cell_clicked(handler(ctx, session::tap::<Junqi>));
+    a.on_cell_clicked(handler(ctx, play::tap::<Junqi>));
     a.on_deploy_classic(handler(ctx, |ctx, i: i32| {
         let name = qiguan_core::junqi::deployment::classic_names().nth(i as usize);
         set_draft(ctx, |side| {
@@ -207,16 +187,16 @@ pub fn connect(ctx: &Rc<Ctx>) {
         if let Some((name, _)) = saved_layouts(ctx).get(i as usize) {
             let key = format!("{LAYOUT_KEY}{name}");
             if let Err(e) = ctx.with_store(|store| store.delete_setting(&key)) {
-                super::show_error(ctx, &e.to_string());
+                crate::shell::bind::show_error(ctx, &e.to_string());
             }
         }
-        session::refresh::<Junqi>(ctx);
+        play::refresh::<Junqi>(ctx);
     }));
 }
 
 /// Replaces the viewer's draft deployment.
 fn set_draft(ctx: &Rc<Ctx>, make: impl FnOnce(Side) -> Option<Deployment>) {
-    if let Some(s) = session::slot::<Junqi>(ctx).borrow_mut().as_mut()
+    if let Some(s) = play::slot::<Junqi>(ctx).borrow_mut().as_mut()
         && s.draft.is_some()
         && let Some(side) = s.side_of(s.viewer)
         && let Some(d) = make(side)
@@ -224,7 +204,7 @@ fn set_draft(ctx: &Rc<Ctx>, make: impl FnOnce(Side) -> Option<Deployment>) {
         s.draft = Some(d);
         s.selected = None;
     }
-    session::refresh::<Junqi>(ctx);
+    play::refresh::<Junqi>(ctx);
 }
 
 fn saved_layouts(ctx: &Rc<Ctx>) -> Vec<(String, String)> {
@@ -236,7 +216,7 @@ fn save_layout(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<JunqiAdapter>();
     let name = a.get_layout_name().trim().to_owned();
-    let text = session::slot::<Junqi>(ctx)
+    let text = play::slot::<Junqi>(ctx)
         .borrow()
         .as_ref()
         .and_then(|s| s.draft.as_ref().map(Deployment::to_text));
@@ -244,43 +224,24 @@ fn save_layout(ctx: &Rc<Ctx>) {
         let key = format!("{LAYOUT_KEY}{name}");
         match ctx.with_store(|store| store.set_setting(&key, &text)) {
             Ok(()) => a.set_layout_name("".into()),
-            Err(e) => super::show_error(ctx, &e.to_string()),
+            Err(e) => crate::shell::bind::show_error(ctx, &e.to_string()),
         }
     }
-    session::refresh::<Junqi>(ctx);
+    play::refresh::<Junqi>(ctx);
 }
 
 /// Draws Junqi's own part of the screen: the board, the mode, the battle banner and the
-/// deployment controls (the session's part is drawn by [`session::refresh`]).
+/// deployment controls (the session's part is drawn by [`play::refresh`]).
 fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Junqi>, view: &JunqiView) {
     let options = s.options();
-    let cells = match session::reviewed(s) {
+    let cells = match play::reviewed(s) {
         Some(past) => review_cells(&past),
         None if s.handover => hidden_cells(),
         None => view_cells(s, view),
     };
-    super::sync(&s.board.cells, cells);
-    // A move, or an attack its attacker won, slides into place (not in review, nor behind
-    // the hand-over cover).
-    let play = (s.review.is_none() && !s.handover)
-        .then_some(view.last.as_ref())
-        .flatten()
-        .map(|last| {
-            let squares = match &last.event {
-                JunqiEvent::Moved { mv } => mv.parse::<qiguan_core::junqi::Move>().ok(),
-                JunqiEvent::Battle {
-                    mv,
-                    attacker_removed: false,
-                    ..
-                } => mv.parse::<qiguan_core::junqi::Move>().ok(),
-                _ => None,
-            };
-            (
-                format!("{:?}", last.event),
-                squares.map(|m| (m.from.index(), m.to.index())),
-            )
-        });
-    session::slide_last_play(ctx, &s.board.last_drawn, s.id, play);
+    crate::shell::bind::sync(&s.board.cells, cells);
+    let last = view.last.as_ref().map(|l| &l.event);
+    play::slide_last_event(ctx, s, &s.board.last_drawn, last, slid);
 
     let ui = ctx.ui();
     let a = ui.global::<JunqiAdapter>();
@@ -304,6 +265,21 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Junqi>, view: &JunqiView) {
     a.set_saved_layouts(strings(
         saved_layouts(ctx).iter().map(|(name, _)| name.as_str()),
     ));
+}
+
+/// Where a play slides on the board: a move, or an attack its attacker won.
+fn slid(event: &JunqiEvent) -> Option<(usize, usize)> {
+    let (JunqiEvent::Moved { mv }
+    | JunqiEvent::Battle {
+        mv,
+        attacker_removed: false,
+        ..
+    }) = event
+    else {
+        return None;
+    };
+    let m: qiguan_core::junqi::Move = mv.parse().ok()?;
+    Some((m.from.index(), m.to.index()))
 }
 
 /// Why a tap at `p` made no move, when it was meant as one: a piece of the viewer's that

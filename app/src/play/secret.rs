@@ -3,8 +3,9 @@
 //! A game with secrets implements [`SecretGame`] with its rules' [`Deploys`] answers and
 //! brings the session hooks in with [`secret_screen!`].
 
-use super::session::{self, Arrange, GameScreen, Session};
-use crate::ctx::Ctx;
+use super::choices::OnlineChoice;
+use super::session::{Arrange, GameScreen, Session};
+use crate::shell::ctx::Ctx;
 use qiguan_core::deploy::Side;
 use qiguan_core::deploy::{Deploys, Fight};
 use qiguan_core::{Action, Seat};
@@ -40,22 +41,22 @@ pub(crate) trait SecretGame:
 /// `impl GameScreen` block: `secret_screen!(its screen, the cell type of its board)`.
 macro_rules! secret_screen {
     ($screen:expr, $cell:ty) => {
-        type Board = super::session::BoardModel<$cell>;
+        type Board = crate::play::BoardModel<$cell>;
         const SCREEN: qiguan_ui::Screen = $screen;
         type Spot = <Self as qiguan_core::deploy::Deploys>::Point;
         type Draft = <Self as qiguan_core::deploy::Deploys>::Deployment;
         const HIDES_PIECES: bool = true;
 
         fn tap(_: &Rc<Ctx>, s: &mut Session<Self>, index: i32) -> Option<Self::Move> {
-            super::secret::tap(s, index)
+            crate::play::secret::tap(s, index)
         }
 
         fn seat_colours(s: &Session<Self>) -> Vec<i32> {
-            super::secret::seat_colours(s)
+            crate::play::secret::seat_colours(s)
         }
 
         fn settled(s: &mut Session<Self>) {
-            super::secret::settle_draft(s);
+            crate::play::secret::settle_draft(s);
         }
 
         fn deployed_first(s: &Session<Self>) -> bool {
@@ -63,19 +64,36 @@ macro_rules! secret_screen {
         }
 
         fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Self>, view: &Self::View) {
-            super::secret::refresh_board(ctx, s, view);
+            crate::play::secret::refresh_board(ctx, s, view);
         }
 
-        fn arrange(ctx: &Rc<Ctx>, what: super::session::Arrange) {
-            super::secret::arrange::<Self>(ctx, what);
+        fn arrange(ctx: &Rc<Ctx>, what: crate::play::Arrange) {
+            crate::play::secret::arrange::<Self>(ctx, what);
         }
 
-        fn sound(before: &Self::View, after: &Self::View) -> Option<crate::sound::Sound> {
-            super::secret::sound::<Self>(before, after)
+        fn sound(before: &Self::View, after: &Self::View) -> Option<crate::shell::sound::Sound> {
+            crate::play::secret::sound::<Self>(before, after)
         }
 
         fn computer_accepts_draw(view: &Self::View, seat: qiguan_core::Seat) -> bool {
             <Self as qiguan_core::Computer>::accepts_draw(view, seat)
+        }
+
+        /// Two people at the board, or one against the computer at the strength chosen.
+        fn chosen_seats(
+            ui: &qiguan_ui::AppWindow,
+        ) -> (Vec<String>, Vec<Option<qiguan_core::Strength>>) {
+            crate::play::choices::two_seats_at(ui, crate::play::choices::chosen_strength(ui))
+        }
+
+        /// Normal and hard think on a thread of their own.
+        fn computer_search(
+            view: &Self::View,
+            seat: qiguan_core::Seat,
+            options: &Self::Options,
+            strength: qiguan_core::Strength,
+        ) -> Option<crate::play::Search<Self::Move>> {
+            crate::play::search_at_strength::<Self>(view, seat, options, strength)
         }
 
         fn computer_move(
@@ -84,7 +102,7 @@ macro_rules! secret_screen {
             options: &Self::Options,
             strength: qiguan_core::Strength,
         ) -> Option<Self::Move> {
-            let seed = crate::random::random_seed();
+            let seed = crate::shell::random::random_seed();
             <Self as qiguan_core::Computer>::computer_move(view, seat, options, strength, seed)
         }
     };
@@ -160,12 +178,12 @@ fn tap_draft<G: SecretGame>(s: &mut Session<G>, p: G::Point) {
 
 /// The viewer sends the deployment it arranged, if it is complete and legal.
 pub(crate) fn deploy_ready<G: SecretGame>(ctx: &Rc<Ctx>) {
-    let chosen = session::slot::<G>(ctx)
+    let chosen = super::slot::<G>(ctx)
         .borrow()
         .as_ref()
         .and_then(|s| G::deploy(s.draft.as_ref()?).ok());
     if let Some(mv) = chosen {
-        session::viewer_acts::<G>(ctx, Action::Play(mv));
+        super::viewer_acts::<G>(ctx, Action::Play(mv));
     }
 }
 
@@ -173,7 +191,7 @@ pub(crate) fn deploy_ready<G: SecretGame>(ctx: &Rc<Ctx>) {
 pub(crate) fn arrange<G: SecretGame>(ctx: &Rc<Ctx>, what: Arrange) {
     match what {
         Arrange::Ready => deploy_ready::<G>(ctx),
-        Arrange::Random => session::update::<G>(ctx, |s| {
+        Arrange::Random => super::update::<G>(ctx, |s| {
             if s.draft.is_some()
                 && let Some(d) = G::random_draft(s)
             {
@@ -189,8 +207,8 @@ pub(crate) fn arrange<G: SecretGame>(ctx: &Rc<Ctx>, what: Arrange) {
 pub(crate) fn sound<G: SecretGame>(
     before: &G::View,
     after: &G::View,
-) -> Option<crate::sound::Sound> {
-    use crate::sound::Sound;
+) -> Option<crate::shell::sound::Sound> {
+    use crate::shell::sound::Sound;
     let last = G::last_play(after)?;
     if G::last_play(before) == Some(last) {
         return None;
@@ -365,4 +383,10 @@ impl From<BannerUi> for BattleNews {
             spotted: b.spotted,
         }
     }
+}
+
+/// A correspondence game as chosen: against a friend, or the server's computer at the strength
+/// chosen (the games with secrets have three).
+pub(crate) fn online_choice<G: SecretGame>(ui: &qiguan_ui::AppWindow, side: u8) -> OnlineChoice {
+    super::choices::online_at_strength(ui, G::chosen_options(ui), side)
 }

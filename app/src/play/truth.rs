@@ -235,7 +235,7 @@ pub(crate) fn store_and_apply<G: Rules>(
     let mut next = game.clone();
     next.apply(actor, action).map_err(|e| e.to_string())?;
     // The acting seat's contribution to a roll its action asks for, drawn by this device.
-    crate::random::resolve_chance(&mut next, &[crate::random::contribution()])
+    crate::shell::random::resolve_chance(&mut next, &[crate::shell::random::contribution()])
         .map_err(|e| e.to_string())?;
     let from = game.version();
     let total = next.version();
@@ -307,7 +307,7 @@ pub(crate) fn queue_remote<G: Rules>(
 /// The line a correspondence game shows about the server: as [`super::sync_status`], and
 /// `OfflineIdle` when the server is away with nothing waiting.
 pub(crate) fn sync_line(online: bool, pending: usize) -> SyncLine {
-    match super::sync_status(online, pending) {
+    match sync_status(online, pending) {
         Some("offline") => SyncLine::Offline,
         Some(_) => SyncLine::Sending,
         None if !online => SyncLine::OfflineIdle,
@@ -336,6 +336,16 @@ pub(crate) fn waiting<G: Rules>(
     }
 }
 
+/// What a correspondence game's line says about its actions: `offline` (they wait for the
+/// server), `sending`, or `None` when nothing waits.
+pub(crate) fn sync_status(online: bool, pending: usize) -> Option<&'static str> {
+    match (online, pending) {
+        (false, n) if n > 0 => Some("offline"),
+        (true, n) if n > 0 => Some("sending"),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
-#[path = "hidden_tests.rs"]
+#[path = "truth_tests.rs"]
 mod tests;

@@ -9,12 +9,12 @@
 //! of that is the shared session's ([`super::session`], [`super::secret`]); this module brings
 //! Sea-land-air's board, deployment and computer.
 
-use super::handler;
-use super::registry::GameEntry;
-use super::secret::{BannerUi, SecretGame, secret_screen};
-use super::session::{self, GameScreen, Session};
-use crate::ctx::Ctx;
-use crate::random::random_seed;
+use crate::play::GameEntry;
+use crate::play::secret::{BannerUi, SecretGame, secret_screen};
+use crate::play::{self, GameScreen, Session};
+use crate::shell::bind::handler;
+use crate::shell::ctx::Ctx;
+use crate::shell::random::random_seed;
 use qiguan_core::deploy::Deploys;
 use qiguan_core::deploy::Side;
 use qiguan_core::sealandair::state::side_of;
@@ -22,7 +22,7 @@ use qiguan_core::sealandair::{
     Deployment, Kind, Label, Layer, Move, NoMove, Point, SeaLandAir, SeaLandAirEvent,
     SeaLandAirMove, SeaLandAirOptions, SeaLandAirView, SeenPlay, map,
 };
-use qiguan_core::{Match, Seat, Strength};
+use qiguan_core::{Match, Seat};
 use qiguan_ui::{
     AppWindow, Battle, DeployIssue, GamePhase, Routes, Screen, SeaLandAirAdapter, SeaLandAirCell,
     SeaLandAirRules,
@@ -32,20 +32,15 @@ use std::rc::Rc;
 
 /// Sea-land-air in the registry of games.
 pub(crate) const ENTRY: GameEntry = GameEntry {
-    online: online_choice,
-    ..session::entry::<SeaLandAir>(connect, RULES)
+    online: play::secret::online_choice::<SeaLandAir>,
+    ..play::entry::<SeaLandAir>(connect, RULES)
 };
 
 /// Sea-land-air's rules page (docs/rules/).
-const RULES: super::registry::RulesPage = super::registry::RulesPage {
+const RULES: play::RulesPage = play::RulesPage {
     english: include_str!("../../../docs/rules/sea-land-air.md"),
     chinese: include_str!("../../../docs/rules/zh/sea-land-air.md"),
 };
-
-/// A correspondence game as chosen: against a friend, or the server's computer.
-fn online_choice(ui: &AppWindow, side: u8) -> super::registry::OnlineChoice {
-    super::new_game::online_at_strength(ui, SeaLandAir::chosen_options(ui), side)
-}
 
 impl GameScreen for SeaLandAir {
     secret_screen!(Screen::SeaLandAir, SeaLandAirCell);
@@ -56,21 +51,6 @@ impl GameScreen for SeaLandAir {
             referee: ui.global::<SeaLandAirRules>().get_referee(),
             ..SeaLandAirOptions::default()
         }
-    }
-
-    /// Two people at the board, or one against the computer at the strength chosen.
-    fn chosen_seats(ui: &AppWindow) -> (Vec<String>, Vec<Option<Strength>>) {
-        super::new_game::two_seats_at(ui, super::new_game::chosen_strength(ui))
-    }
-
-    /// Normal and hard think on a thread of their own.
-    fn computer_search(
-        view: &SeaLandAirView,
-        seat: Seat,
-        options: &SeaLandAirOptions,
-        strength: Strength,
-    ) -> Option<session::Search<SeaLandAirMove>> {
-        session::search_at_strength::<SeaLandAir>(view, seat, options, strength)
     }
 
     /// Open mode has nothing left to hide once both have deployed.
@@ -160,7 +140,7 @@ fn flipped(s: &Session<SeaLandAir>) -> bool {
 pub fn connect(ctx: &Rc<Ctx>) {
     let ui = ctx.ui();
     let a = ui.global::<SeaLandAirAdapter>();
-    a.on_cell_clicked(handler(ctx, session::tap::<SeaLandAir>));
+    a.on_cell_clicked(handler(ctx, play::tap::<SeaLandAir>));
 }
 
 /// Two placement points of the same kind of place (land, sea, airport).
@@ -168,9 +148,31 @@ fn same_place(a: Point, b: Point) -> bool {
     a.layer() == b.layer()
 }
 
+/// Where a play slides on the board: a move, a retreat that arrived, or an attack its
+/// attacker won and made by moving (a strike from afar stays put).
+fn slid(event: &SeaLandAirEvent) -> Option<(usize, usize)> {
+    use SeaLandAirEvent::{Battle, Moved, Retreated};
+    let mv = match event {
+        Moved { mv }
+        | Retreated {
+            mv,
+            shot_down: false,
+        } => mv,
+        Battle {
+            mv,
+            attacker_removed: false,
+            sent_home: None,
+            ..
+        } => mv,
+        _ => return None,
+    };
+    let m = mv.parse::<Move>().ok().filter(|m| !m.remote)?;
+    Some((m.from.index(), m.to.index()))
+}
+
 /// Draws Sea-land-air's own part of the screen: the board in the viewer's orientation, the
 /// banner, the selected piece and the deployment check (the session's part is drawn by
-/// [`session::refresh`]).
+/// [`play::refresh`]).
 fn refresh_board(ctx: &Rc<Ctx>, s: &Session<SeaLandAir>, view: &SeaLandAirView) {
     let ui = ctx.ui();
     let a = ui.global::<SeaLandAirAdapter>();
@@ -180,38 +182,14 @@ fn refresh_board(ctx: &Rc<Ctx>, s: &Session<SeaLandAir>, view: &SeaLandAirView) 
         draw_paths(&a, flipped);
         *s.board.drawn_for.borrow_mut() = Some(flipped);
     }
-    let cells = match session::reviewed(s) {
+    let cells = match play::reviewed(s) {
         Some(past) => review_cells(&past, flipped),
         None if s.handover => base_cells(flipped),
         None => view_cells(s, view, flipped),
     };
-    super::sync(&s.board.cells, cells);
-    // A move, a retreat that arrived, or an attack its attacker won and made by moving,
-    // slides into place (not in review, nor behind the hand-over cover).
-    let play = (s.review.is_none() && !s.handover)
-        .then_some(view.last.as_ref())
-        .flatten()
-        .map(|last| {
-            let mv = match &last.event {
-                SeaLandAirEvent::Moved { mv }
-                | SeaLandAirEvent::Retreated {
-                    mv,
-                    shot_down: false,
-                }
-                | SeaLandAirEvent::Battle {
-                    mv,
-                    attacker_removed: false,
-                    sent_home: None,
-                    ..
-                } => mv.parse::<Move>().ok().filter(|m| !m.remote),
-                _ => None,
-            };
-            (
-                format!("{:?}", last.event),
-                mv.map(|m| (m.from.index(), m.to.index())),
-            )
-        });
-    session::slide_last_play(ctx, &s.board.last_drawn, s.id, play);
+    crate::shell::bind::sync(&s.board.cells, cells);
+    let last = view.last.as_ref().map(|l| &l.event);
+    play::slide_last_event(ctx, s, &s.board.last_drawn, last, slid);
     a.set_cells(ModelRc::from(s.board.cells.clone()));
     a.set_bottom_seat(s.viewer.index() as i32);
     a.set_quiet_left(options.quiet_plies as i32 - view.quiet_plies as i32);

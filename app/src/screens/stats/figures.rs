@@ -93,7 +93,7 @@ fn your_side(g: &FinishedGame) -> Option<(u8, Opponent)> {
     if g.mode == Mode::Imported {
         return None;
     }
-    let strengths = crate::screens::registry::find(g.kind).is_some_and(|e| e.computer_levels);
+    let strengths = crate::games::find(g.kind).is_some_and(|e| e.computer_levels);
     let computer = |s: Strength| Opponent::Computer(strengths.then_some(s));
     if let Some(seat) = g.remote_seat {
         let others: Vec<&str> = g

@@ -3,8 +3,8 @@
 //! out over the top bar with a sound when its game is on screen, and by the desktop when the
 //! window is in the background. There is no free text.
 
-use crate::ctx::Ctx;
-use crate::sound::Sound;
+use crate::shell::ctx::Ctx;
+use crate::shell::sound::Sound;
 use crate::store::{GameId, Phrase, RemoteGame};
 use qiguan_ui::{GameSession, PhraseLine};
 use slint::{ComponentHandle, ModelRc, VecModel};
@@ -34,8 +34,9 @@ fn line(p: &Phrase) -> PhraseLine {
     }
 }
 
-/// Connects the sheet: every phrase there is, and saying one.
-pub(crate) fn connect(ctx: &Rc<Ctx>) {
+/// Connects the sheet: every phrase there is, and saying one (`say` passes it to the game on
+/// screen).
+pub(crate) fn connect(ctx: &Rc<Ctx>, say: fn(&Rc<Ctx>, &'static str)) {
     let ui = ctx.ui();
     let a = ui.global::<GameSession>();
     let codes: Vec<slint::SharedString> = qiguan_core::phrase::PHRASES
@@ -43,14 +44,17 @@ pub(crate) fn connect(ctx: &Rc<Ctx>) {
         .map(|&c| c.into())
         .collect();
     a.set_phrase_codes(ModelRc::new(VecModel::from(codes)));
-    a.on_say(super::handler(ctx, |ctx, code: slint::SharedString| {
-        if let Some(&phrase) = qiguan_core::phrase::PHRASES
-            .iter()
-            .find(|&&p| p == code.as_str())
-        {
-            super::registry::session_call(ctx, super::session::Call::Say(phrase));
-        }
-    }));
+    a.on_say(crate::shell::bind::handler(
+        ctx,
+        move |ctx, code: slint::SharedString| {
+            if let Some(&phrase) = qiguan_core::phrase::PHRASES
+                .iter()
+                .find(|&&p| p == code.as_str())
+            {
+                say(ctx, phrase);
+            }
+        },
+    ));
 }
 
 /// Keeps a phrase this device's seat says in game `id` (before it shows), asks the worker to
@@ -73,11 +77,9 @@ pub(crate) fn say(
 
 /// The opponents' phrases the sync worker heard: called out over the game's screen with a
 /// sound when that game is on screen, and told by the desktop when the window is in the
-/// background (once each).
-pub(crate) fn heard(ctx: &Rc<Ctx>, heard: Vec<(GameId, Phrase)>) {
+/// background (once each). `shown`: the game on screen, if any.
+pub(crate) fn heard(ctx: &Rc<Ctx>, shown: Option<GameId>, heard: Vec<(GameId, Phrase)>) {
     let ui = ctx.ui();
-    let screen = ui.global::<qiguan_ui::Nav>().get_screen();
-    let shown = super::registry::on_screen(screen).and_then(|e| (e.shown)(ctx));
     let texts = ui.global::<qiguan_ui::Texts>();
     let a = ui.global::<GameSession>();
     let mut sound = false;
@@ -96,7 +98,7 @@ pub(crate) fn heard(ctx: &Rc<Ctx>, heard: Vec<(GameId, Phrase)>) {
             .get(usize::from(phrase.seat))
             .cloned()
             .unwrap_or_default();
-        let notice = crate::notify::Notice {
+        let notice = crate::shell::notify::Notice {
             title: texts.invoke_game_name(summary.kind.as_str().into()).into(),
             body: texts
                 .invoke_phrase_arrived(phrase.phrase.as_str().into(), name.into())

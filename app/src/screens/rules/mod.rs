@@ -1,9 +1,11 @@
 //! The rules screen: a game's rules page, in the interface's language, from New game and from
-//! every game's screen (see [`crate::rules`]).
+//! every game's screen (see [`page`]).
 
-use super::handler;
-use crate::ctx::Ctx;
-use crate::rules::{self, Block};
+pub mod page;
+
+use crate::shell::bind::handler;
+use crate::shell::ctx::Ctx;
+use page::Block;
 use qiguan_core::GameKind;
 use qiguan_ui::{RuleBlock, RulesAdapter, Screen};
 use slint::{ComponentHandle, Image, ModelRc, SharedString, StyledText, VecModel};
@@ -31,14 +33,14 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         .get_game()
         .parse::<GameKind>()
         .ok()
-        .and_then(|g| rules::page(g, language));
-    let blocks = page.map(rules::parse).unwrap_or_default();
+        .and_then(|g| page::page(g, language));
+    let blocks = page.map(page::parse).unwrap_or_default();
     let rows: Vec<RuleBlock> = blocks.iter().flat_map(rule_blocks).collect();
     adapter.set_blocks(ModelRc::new(VecModel::from(rows)));
 }
 
 fn styled(inline: &str) -> StyledText {
-    // Every page's inline texts are checked to parse (rules::tests); plain text is the
+    // Every page's inline texts are checked to parse (page::tests); plain text is the
     // fallback all the same.
     StyledText::from_markdown(inline).unwrap_or_else(|_| StyledText::from_plain_text(inline))
 }
@@ -71,7 +73,7 @@ fn rule_blocks(block: &Block) -> Vec<RuleBlock> {
             ..base
         }],
         Block::Table { head, rows } => {
-            let weights = rules::column_weights(head, rows);
+            let weights = page::column_weights(head, rows);
             let total: f32 = weights.iter().sum();
             let shares: Vec<f32> = weights.iter().map(|w| w / total).collect();
             let heads: Vec<SharedString> = head.iter().map(|h| h.into()).collect();
@@ -85,7 +87,7 @@ fn rule_blocks(block: &Block) -> Vec<RuleBlock> {
             };
             let mut out = vec![row("head", Vec::new(), head.join(" · "))];
             out.extend(rows.iter().map(|r| {
-                let plain = r.iter().map(|c| rules::plain(c)).collect::<Vec<_>>();
+                let plain = r.iter().map(|c| page::plain(c)).collect::<Vec<_>>();
                 row(
                     "row",
                     r.iter().map(|c| styled(c)).collect(),
@@ -99,7 +101,7 @@ fn rule_blocks(block: &Block) -> Vec<RuleBlock> {
             out
         }
         Block::Picture { name, .. } => {
-            let picture = rules::picture(name)
+            let picture = page::picture(name)
                 .and_then(|svg| Image::load_from_svg_data(svg).ok())
                 .unwrap_or_default();
             vec![RuleBlock {

@@ -200,7 +200,7 @@ fn a_finished_game_offers_no_undo() {
 
 #[test]
 fn the_flip_mode_board_stays_still_while_the_referee_board_turns_to_the_viewer() {
-    use crate::screens::junqi::north_at_bottom;
+    use crate::games::junqi::north_at_bottom;
     use qiguan_core::deploy::Side;
     let mut s = junqi(Visibility::Flip, None);
     settle_viewer(&mut s, true);
