@@ -3,14 +3,24 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+/// Every .slint file under `dir`, its folders included.
+fn slint_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("ui/ui exists") {
+        let path = entry.expect("readable entry").path();
+        if path.is_dir() {
+            files.extend(slint_files(&path));
+        } else if path.extension().is_some_and(|e| e == "slint") {
+            files.push(path);
+        }
+    }
+    files
+}
+
 fn tr_strings() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("ui");
     let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("ui/ui exists") {
-        let path = entry.expect("readable entry").path();
-        if path.extension().is_none_or(|e| e != "slint") {
-            continue;
-        }
+    for path in slint_files(&dir) {
         let text = std::fs::read_to_string(&path).expect("readable .slint");
         for (i, _) in text.match_indices("@tr(\"") {
             let rest = &text[i + 5..];

@@ -7,7 +7,7 @@
 //! shown. In a correspondence game the server is the authority: the device keeps only its
 //! seat's last view, queues the seat's actions (stored before they show as sent), and shows
 //! the server's answer when it comes. All of that is the shared session of the games with
-//! secrets ([`super::session`]); this module brings Junqi's board, deployment and computer.
+//! secrets ([`crate::play`]); this module brings Junqi's board, deployment and computer.
 
 use crate::play::GameEntry;
 use crate::play::secret::{BannerUi, SecretGame, secret_screen};

@@ -6,7 +6,7 @@
 //! each seat only that seat's view; every action is stored before it is shown. In a
 //! correspondence game the server referees: the device keeps only its seat's last view, queues
 //! the seat's actions (stored before they show as sent), and shows the server's answer. All
-//! of that is the shared session's ([`super::session`], [`super::secret`]); this module brings
+//! of that is the shared session's ([`crate::play`], [`crate::play::secret`]); this module brings
 //! Sea-land-air's board, deployment and computer.
 
 use crate::play::GameEntry;

@@ -6,7 +6,7 @@
 use crate::shell::ctx::Ctx;
 use crate::shell::sound::Sound;
 use crate::store::{GameId, Phrase, RemoteGame};
-use qiguan_ui::{GameSession, PhraseLine};
+use qiguan_ui::GameSession;
 use slint::{ComponentHandle, ModelRc, VecModel};
 use std::rc::Rc;
 
@@ -19,19 +19,6 @@ pub(crate) fn load(ctx: &Ctx, id: GameId, remote: Option<&RemoteGame>) -> Vec<Ph
         return Vec::new();
     }
     ctx.with_store(|s| s.phrases(id, SHOWN)).unwrap_or_default()
-}
-
-/// The phrases as the screen shows them.
-pub(crate) fn lines(phrases: &[Phrase]) -> Vec<PhraseLine> {
-    phrases.iter().map(line).collect()
-}
-
-fn line(p: &Phrase) -> PhraseLine {
-    PhraseLine {
-        seat: i32::from(p.seat),
-        phrase: p.phrase.as_str().into(),
-        sent: p.sent,
-    }
 }
 
 /// Connects the sheet: every phrase there is, and saying one (`say` passes it to the game on
@@ -85,7 +72,7 @@ pub(crate) fn heard(ctx: &Rc<Ctx>, shown: Option<GameId>, heard: Vec<(GameId, Ph
     let mut sound = false;
     for (id, phrase) in heard {
         if shown == Some(id) {
-            a.set_heard(line(&phrase));
+            a.set_heard(super::view::phrase_line(&phrase));
             a.set_heard_count(a.get_heard_count() + 1);
             sound = true;
         }

@@ -10,7 +10,7 @@ use qiguan_core::{
     Action, Actor, DrawOffer, Match, MatchView, Outcome, RecordEntry, Rules, Seat, Strength, ToAct,
     Viewer,
 };
-use qiguan_ui::{SyncLine, Waiting};
+use qiguan_ui::SyncLine;
 use serde::de::DeserializeOwned;
 
 /// Where the game's truth lives.
@@ -235,8 +235,10 @@ pub(crate) fn store_and_apply<G: Rules>(
     let mut next = game.clone();
     next.apply(actor, action).map_err(|e| e.to_string())?;
     // The acting seat's contribution to a roll its action asks for, drawn by this device.
-    crate::shell::random::resolve_chance(&mut next, &[crate::shell::random::contribution()])
-        .map_err(|e| e.to_string())?;
+    if next.game().has_chance() {
+        crate::shell::random::resolve_chance(&mut next, &[crate::shell::random::contribution()])
+            .map_err(|e| e.to_string())?;
+    }
     let from = game.version();
     let total = next.version();
     let actions: Vec<(RecordEntry, Standing)> = (from..total)
@@ -312,27 +314,6 @@ pub(crate) fn sync_line(online: bool, pending: usize) -> SyncLine {
         Some(_) => SyncLine::Sending,
         None if !online => SyncLine::OfflineIdle,
         None => SyncLine::Current,
-    }
-}
-
-/// What a correspondence game on screen waits for: the opponent to join, this seat's action
-/// to reach the server, the opponent's deployment, the opponent's move, or nothing.
-/// `deployed_first`: the game is still deploying and this seat has deployed.
-pub(crate) fn waiting<G: Rules>(
-    source: &Source<G>,
-    remote: Option<&RemoteGame>,
-    viewer: Seat,
-    deployed_first: bool,
-) -> Waiting {
-    let over = source.outcome().is_some();
-    match remote {
-        None => Waiting::Nothing,
-        Some(r) if r.invite_code.is_some() => Waiting::Join,
-        Some(_) if !source.pending().is_empty() => Waiting::Sending,
-        Some(_) if deployed_first => Waiting::Deploy,
-        Some(_) if source.to_act() == ToAct::Chance => Waiting::Sending,
-        Some(_) if !over && !source.to_act().includes(Actor::Seat(viewer)) => Waiting::Turn,
-        Some(_) => Waiting::Nothing,
     }
 }
 

@@ -3,13 +3,14 @@
 //! and the board helpers every game uses.
 
 use super::session::{GameScreen, Session, slot};
-use super::{phrases, tips, truth};
+use super::tips;
+use super::truth::Source;
 use crate::shell::ctx::Ctx;
 use crate::shell::format::{game_outcome, minutes_left, strength_code};
-use crate::store::GameId;
+use crate::store::{GameId, Phrase, RemoteGame};
 use qiguan_core::fair::Verdict;
-use qiguan_core::{Action, Actor, Match, RecordEntry, Seat, Strength, ToAct};
-use qiguan_ui::{FairCheck, GameOutcome, GamePhase, GameSession, Waiting};
+use qiguan_core::{Action, Actor, Match, RecordEntry, Rules, Seat, Strength, ToAct};
+use qiguan_ui::{FairCheck, GameOutcome, GamePhase, GameSession, PhraseLine, Waiting};
 use slint::{ComponentHandle, ModelRc, SharedString, VecModel};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -126,7 +127,7 @@ pub(crate) struct SessionUi {
     pub deadline: Option<i64>,
     /// A correspondence game with another person in it: phrases may be sent.
     pub can_say: bool,
-    pub phrases: Vec<qiguan_ui::PhraseLine>,
+    pub phrases: Vec<PhraseLine>,
     /// The computer on this device is working out its move.
     pub thinking: bool,
     /// Each seat's computer level (0: a person, or a computer without levels).
@@ -184,7 +185,7 @@ pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
             && s.seats().any(|seat| s.computer(seat).is_some())
             && s.computer(s.viewer).is_none(),
         online: s.remote.is_some(),
-        waiting: truth::waiting(&s.source, s.remote.as_ref(), s.viewer, G::deployed_first(s)),
+        waiting: waiting(&s.source, s.remote.as_ref(), s.viewer, G::deployed_first(s)),
         invite: s
             .remote
             .as_ref()
@@ -194,7 +195,7 @@ pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
         can_say: s.remote.is_some()
             && s.seats()
                 .any(|seat| seat != s.viewer && s.computer(seat).is_none()),
-        phrases: phrases::lines(&s.phrases),
+        phrases: lines(&s.phrases),
         thinking: s.computer_thinking(),
         levels: s
             .seats()
@@ -333,4 +334,39 @@ fn push(a: &GameSession<'_>, ui: SessionUi) {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64);
     a.set_minutes_left(minutes_left(ui.deadline, now));
+}
+
+/// What a correspondence game on screen waits for: the opponent to join, this seat's action
+/// to reach the server, the opponent's deployment, the opponent's move, or nothing.
+/// `deployed_first`: the game is still deploying and this seat has deployed.
+pub(crate) fn waiting<G: Rules>(
+    source: &Source<G>,
+    remote: Option<&RemoteGame>,
+    viewer: Seat,
+    deployed_first: bool,
+) -> Waiting {
+    let over = source.outcome().is_some();
+    match remote {
+        None => Waiting::Nothing,
+        Some(r) if r.invite_code.is_some() => Waiting::Join,
+        Some(_) if !source.pending().is_empty() => Waiting::Sending,
+        Some(_) if deployed_first => Waiting::Deploy,
+        Some(_) if source.to_act() == ToAct::Chance => Waiting::Sending,
+        Some(_) if !over && !source.to_act().includes(Actor::Seat(viewer)) => Waiting::Turn,
+        Some(_) => Waiting::Nothing,
+    }
+}
+
+/// The phrases as the screen shows them.
+pub(crate) fn lines(phrases: &[Phrase]) -> Vec<PhraseLine> {
+    phrases.iter().map(phrase_line).collect()
+}
+
+/// A phrase as the screen shows it.
+pub(crate) fn phrase_line(p: &Phrase) -> PhraseLine {
+    PhraseLine {
+        seat: i32::from(p.seat),
+        phrase: p.phrase.as_str().into(),
+        sent: p.sent,
+    }
 }

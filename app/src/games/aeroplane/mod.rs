@@ -2,7 +2,7 @@
 //! correspondence game through a server; the die, the planes that can move, the finishing order,
 //! and a review of the whole game.
 //!
-//! The shared session ([`super::session`]) stores each action before it shows, queues a
+//! The shared session ([`crate::play`]) stores each action before it shows, queues a
 //! correspondence game's actions, paces the computer seats (one step at a time on a timer, so
 //! that each roll and move can be followed), plays the only possible move for a person (a
 //! setting), and runs resignation, review and the end. On this device the device rolls (the

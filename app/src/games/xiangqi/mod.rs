@@ -1,7 +1,7 @@
 //! The Xiangqi screen: the board, the moves so far, dragging or tapping a move, a move held for
 //! confirmation, and the board's orientation. Everything else (storing each move before it
 //! shows, the outbox of a correspondence game, draws, resignation, undo, the end) is the shared
-//! session's ([`super::session`]); a finished game is looked back on in the replay screen.
+//! session's ([`crate::play`]); a finished game is looked back on in the replay screen.
 
 pub mod editor;
 pub mod replay;
