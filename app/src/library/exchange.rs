@@ -103,19 +103,9 @@ impl Library {
                     }
                     done.taken += 1;
                 }
-                _ => {
-                    // A device's name, or an item of a newer version.
-                    if let Ok(v) = serde_json::from_slice::<serde_json::Value>(&plain)
-                        && v["item"] == "device-name"
-                    {
-                        tx.set_setting(
-                            &format!("{DEVICE_NAME}{}", e.slot),
-                            v["name"].as_str().unwrap_or(""),
-                        )?;
-                    } else {
-                        done.unreadable += 1;
-                    }
-                }
+                // A device's name, or an item of a newer version.
+                _ if device_name(&tx, &e.slot, &plain)? => {}
+                _ => done.unreadable += 1,
             }
             tx.remember_entry(&e.slot, &e.entry)?;
         }
@@ -169,36 +159,10 @@ impl Library {
                 break;
             };
             i += 1;
-            let slot = keys.slot(name);
-            let base = self.slot_entry(&slot)?;
-            let Some(item) = items::snapshot(&self.store, name)? else {
+            let Some((slot, entry, base, blob)) = self.seal(link, &keys, name, done)? else {
                 self.unmark(name, *generation)?;
                 continue;
             };
-            if base.is_none()
-                && matches!(
-                    item,
-                    Item::Deleted { .. } | Item::Setting { value: None, .. }
-                )
-            {
-                // Gone before the library ever had it: nothing to tell.
-                self.unmark(name, *generation)?;
-                continue;
-            }
-            let entry = crypto::hex(&crypto::random::<16>().map_err(protocol)?);
-            let plain = serde_json::to_vec(&item).map_err(protocol)?;
-            let sealed = keys
-                .seal_entry(&link.library_id, &slot, &entry, &plain)
-                .map_err(protocol)?;
-            if sealed.len() > MAX_BLOB {
-                // Larger than the server takes (a game of thousands of moves): kept here only.
-                // Its mark goes, so that it is not sealed again every sync; a change to it
-                // marks it again.
-                done.too_large += 1;
-                self.unmark(name, *generation)?;
-                continue;
-            }
-            let blob = B64.encode(sealed);
             bytes += blob.len();
             batch.push((
                 name.clone(),
@@ -209,6 +173,46 @@ impl Library {
             ));
         }
         Ok(true)
+    }
+
+    /// Seals the item `name` as it stands into a new entry of its slot: (slot, entry id, the
+    /// entry it replaces, the sealed blob); `None` where there is nothing to write (gone before
+    /// the library ever had it) or it is larger than the server takes.
+    #[allow(clippy::type_complexity)]
+    fn seal(
+        &mut self,
+        link: &Link,
+        keys: &Keys,
+        name: &str,
+        done: &mut Synced,
+    ) -> Result<Option<(String, String, Option<String>, String)>, SyncError> {
+        let slot = keys.slot(name);
+        let base = self.slot_entry(&slot)?;
+        let Some(item) = items::snapshot(&self.store, name)? else {
+            return Ok(None);
+        };
+        if base.is_none()
+            && matches!(
+                item,
+                Item::Deleted { .. } | Item::Setting { value: None, .. }
+            )
+        {
+            // Gone before the library ever had it: nothing to tell.
+            return Ok(None);
+        }
+        let entry = crypto::hex(&crypto::random::<16>().map_err(protocol)?);
+        let plain = serde_json::to_vec(&item).map_err(protocol)?;
+        let sealed = keys
+            .seal_entry(&link.library_id, &slot, &entry, &plain)
+            .map_err(protocol)?;
+        if sealed.len() > MAX_BLOB {
+            // Larger than the server takes (a game of thousands of moves): kept here only.
+            // Its mark goes, so that it is not sealed again every sync; a change to it
+            // marks it again.
+            done.too_large += 1;
+            return Ok(None);
+        }
+        Ok(Some((slot, entry, base, B64.encode(sealed))))
     }
 
     /// One write of several entries; true once the server has taken them.
@@ -241,5 +245,24 @@ impl Library {
             .collect();
         self.store.written(&written)?;
         Ok(true)
+    }
+}
+
+/// Keeps the name another device gave itself, if the entry is one; false for anything else
+/// (an item of a newer version).
+fn device_name(
+    tx: &items::Applying<'_>,
+    slot: &str,
+    plain: &[u8],
+) -> Result<bool, crate::store::StoreError> {
+    match serde_json::from_slice::<serde_json::Value>(plain) {
+        Ok(v) if v["item"] == "device-name" => {
+            tx.set_setting(
+                &format!("{DEVICE_NAME}{slot}"),
+                v["name"].as_str().unwrap_or(""),
+            )?;
+            Ok(true)
+        }
+        _ => Ok(false),
     }
 }

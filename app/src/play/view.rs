@@ -167,19 +167,9 @@ pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
         refusal: s.refusal.unwrap_or_default(),
         hides_pieces: G::HIDES_PIECES,
         can_resign: legal.contains(&Action::Resign),
-        draw_offered_by: match s.source.draw_offer() {
-            Some(offer) => offer.by.index() as i32,
-            None if s.source.offer_pending() => s.viewer.index() as i32,
-            None => -1,
-        },
-        draw_declined_by: s
-            .local()
-            .map(|game| declined_offer(&game.record().actions, s.viewer))
-            .unwrap_or(s.declined_by)
-            .map_or(-1, |seat| seat.index() as i32),
-        personal: s.remote.is_some()
-            || (s.seats().filter(|&seat| s.computer(seat).is_none()).count() == 1
-                && s.computer(s.viewer).is_none()),
+        draw_offered_by: draw_offered_by(s),
+        draw_declined_by: draw_declined_by(s),
+        personal: personal(s),
         offers_hints: G::HINTS
             && s.remote.is_none()
             && s.seats().any(|seat| s.computer(seat).is_some())
@@ -197,13 +187,7 @@ pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
                 .any(|seat| seat != s.viewer && s.computer(seat).is_none()),
         phrases: lines(&s.phrases),
         thinking: s.computer_thinking(),
-        levels: s
-            .seats()
-            .map(|seat| match s.computer(seat) {
-                Some(Strength::Level(n)) => i32::from(n),
-                _ => 0,
-            })
-            .collect(),
+        levels: levels(s),
         strengths: s
             .seats()
             .map(|seat| s.computer(seat).map_or("", strength_code).into())
@@ -212,6 +196,41 @@ pub(crate) fn session_ui<G: GameScreen>(s: &Session<G>) -> SessionUi {
         hinting: s.hinting.is_some() && s.person_to_act(),
         fair: fair_check(s),
     }
+}
+
+/// The seat whose draw offer stands (the viewer's own while it waits to be sent), or -1.
+fn draw_offered_by<G: GameScreen>(s: &Session<G>) -> i32 {
+    match s.source.draw_offer() {
+        Some(offer) => offer.by.index() as i32,
+        None if s.source.offer_pending() => s.viewer.index() as i32,
+        None => -1,
+    }
+}
+
+/// The seat that declined the viewer's draw offer, until the viewer acts again, or -1.
+fn draw_declined_by<G: GameScreen>(s: &Session<G>) -> i32 {
+    s.local()
+        .map(|game| declined_offer(&game.record().actions, s.viewer))
+        .unwrap_or(s.declined_by)
+        .map_or(-1, |seat| seat.index() as i32)
+}
+
+/// The viewer's seat is this device's player's own (against the computer, or by
+/// correspondence): the screen says "you".
+fn personal<G: GameScreen>(s: &Session<G>) -> bool {
+    s.remote.is_some()
+        || (s.seats().filter(|&seat| s.computer(seat).is_none()).count() == 1
+            && s.computer(s.viewer).is_none())
+}
+
+/// Each seat's computer level (0: a person, or a computer without levels).
+fn levels<G: GameScreen>(s: &Session<G>) -> Vec<i32> {
+    s.seats()
+        .map(|seat| match s.computer(seat) {
+            Some(Strength::Level(n)) => i32::from(n),
+            _ => 0,
+        })
+        .collect()
 }
 
 /// Whether a finished game's rolls (or deal) came from the seed its authority committed to

@@ -9,26 +9,7 @@ use slint::{ModelRc, SharedString, VecModel};
 
 /// Converts a stored summary to a list row; `to_move` is -1 when not known.
 pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
-    let mut computers = s.computer_seats();
-    let you = s.your_seat();
-    let names: Vec<SharedString> = s
-        .players
-        .iter()
-        .enumerate()
-        .map(|(seat, name)| {
-            if computers.get(seat).copied().unwrap_or(false) || you == Some(seat) {
-                SharedString::new()
-            } else {
-                name.as_str().into()
-            }
-        })
-        .collect();
-    // The row names the opponents of the seat that is this device's player's own.
-    if let Some(seat) = you
-        && let Some(c) = computers.get_mut(seat)
-    {
-        *c = false;
-    }
+    let (names, computers, you) = seat_names(s);
     let entry = crate::games::entry(s.kind);
     // An imported game's result is its file's word: the record carries it as a resignation
     // or an agreed draw, a reason the file never gave.
@@ -52,25 +33,8 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
             mode => mode.as_str(),
         }
         .into(),
-        level: s
-            .computers
-            .iter()
-            .flatten()
-            .find_map(|c| match c {
-                Strength::Level(n) => Some(i32::from(*n)),
-                _ => None,
-            })
-            .unwrap_or(0),
-        // Aeroplane chess names its computers on its own board.
-        strength: s
-            .computers
-            .iter()
-            .flatten()
-            .filter(|_| crate::games::find(s.kind).is_some_and(|e| e.level_in_rows))
-            .map(|c| strength_code(*c))
-            .find(|code| !code.is_empty())
-            .unwrap_or_default()
-            .into(),
+        level: level(s),
+        strength: strength(s).into(),
         outcome,
         waiting_join: false,
         to_move,
@@ -83,6 +47,56 @@ pub fn game_row(s: &GameSummary, to_move: i32) -> GameRow {
             .map(|(key, name)| name(key))
             .unwrap_or_default(),
     }
+}
+
+/// The players' names as a row shows them (none for a computer's seat or this device's
+/// player's own), which seats the computer plays (the row names the opponents of this device's
+/// player), and this device's player's seat.
+fn seat_names(s: &GameSummary) -> (Vec<SharedString>, Vec<bool>, Option<usize>) {
+    let mut computers = s.computer_seats();
+    let you = s.your_seat();
+    let names = s
+        .players
+        .iter()
+        .enumerate()
+        .map(|(seat, name)| {
+            if computers.get(seat).copied().unwrap_or(false) || you == Some(seat) {
+                SharedString::new()
+            } else {
+                name.as_str().into()
+            }
+        })
+        .collect();
+    if let Some(seat) = you
+        && let Some(c) = computers.get_mut(seat)
+    {
+        *c = false;
+    }
+    (names, computers, you)
+}
+
+/// The computer's level in a game whose computer plays at levels, else 0.
+fn level(s: &GameSummary) -> i32 {
+    s.computers
+        .iter()
+        .flatten()
+        .find_map(|c| match c {
+            Strength::Level(n) => Some(i32::from(*n)),
+            _ => None,
+        })
+        .unwrap_or(0)
+}
+
+/// The computer's strength where its game has three (see [`strength_code`]); empty where the
+/// game names its computers on its own board (Aeroplane chess).
+fn strength(s: &GameSummary) -> &'static str {
+    s.computers
+        .iter()
+        .flatten()
+        .filter(|_| crate::games::find(s.kind).is_some_and(|e| e.level_in_rows))
+        .map(|c| strength_code(*c))
+        .find(|code| !code.is_empty())
+        .unwrap_or_default()
 }
 
 /// A row for a game on the home or correspondence list: whose move it is (from the stored

@@ -126,37 +126,13 @@ pub fn synth(sound: Sound, rate: u32) -> Vec<f32> {
                 knock(&mut out, r, at, 0.55, 700.0 + 90.0 * i as f32, &mut noise);
             }
         }
-        Sound::Win => {
-            for (i, f) in [523.25, 659.25, 783.99, 1046.5].into_iter().enumerate() {
-                tone(
-                    &mut out,
-                    r,
-                    0.13 * i as f32,
-                    0.9 - 0.13 * i as f32,
-                    f,
-                    0.25,
-                    4.0,
-                );
-            }
-        }
+        Sound::Win => notes(&mut out, r, &[523.25, 659.25, 783.99, 1046.5], 0.13, 4.0),
         Sound::Message => {
             // Two soft high notes, a rising "ding-ding".
             tone(&mut out, r, 0.0, 0.2, 1318.5, 0.3, 16.0);
             tone(&mut out, r, 0.11, 0.29, 1760.0, 0.3, 12.0);
         }
-        Sound::Lose => {
-            for (i, f) in [392.0, 349.23, 311.13, 261.63].into_iter().enumerate() {
-                tone(
-                    &mut out,
-                    r,
-                    0.16 * i as f32,
-                    0.9 - 0.16 * i as f32,
-                    f,
-                    0.25,
-                    5.0,
-                );
-            }
-        }
+        Sound::Lose => notes(&mut out, r, &[392.0, 349.23, 311.13, 261.63], 0.16, 5.0),
     }
     let peak = out.iter().fold(0.0f32, |m, s| m.max(s.abs()));
     if peak > 0.0 {
@@ -165,6 +141,15 @@ pub fn synth(sound: Sound, rate: u32) -> Vec<f32> {
         }
     }
     out
+}
+
+/// Notes one after another, `step` seconds apart, each ringing to the end (a fanfare, or its
+/// falling opposite).
+fn notes(out: &mut [f32], rate: f32, pitches: &[f32], step: f32, decay: f32) {
+    for (i, &f) in pitches.iter().enumerate() {
+        let at = step * i as f32;
+        tone(out, rate, at, 0.9 - at, f, 0.25, decay);
+    }
 }
 
 /// The sounds playing, mixed by the device's callback.
@@ -176,6 +161,27 @@ struct Output {
     voices: Voices,
     cache: Vec<(Sound, Arc<Vec<f32>>)>,
     _stream: cpal::Stream,
+}
+
+/// What the device's callback runs: `frames` frames of the sounds playing mixed, each handed
+/// to `put`; a sound that has ended is dropped.
+fn mixer(voices: Voices) -> impl Fn(usize, &mut dyn FnMut(usize, f32)) + Send + 'static {
+    move |frames: usize, put: &mut dyn FnMut(usize, f32)| {
+        let Ok(mut playing) = voices.lock() else {
+            return;
+        };
+        for f in 0..frames {
+            let mut v = 0.0;
+            for (samples, at) in playing.iter_mut() {
+                if let Some(s) = samples.get(*at) {
+                    v += s;
+                    *at += 1;
+                }
+            }
+            put(f, v.clamp(-1.0, 1.0));
+        }
+        playing.retain(|(samples, at)| *at < samples.len());
+    }
 }
 
 impl Output {
@@ -190,25 +196,7 @@ impl Output {
         let channels = usize::from(config.channels).max(1);
         let rate = config.sample_rate;
         let voices: Voices = Arc::new(Mutex::new(Vec::new()));
-        let mix = {
-            let voices = voices.clone();
-            move |frames: usize, put: &mut dyn FnMut(usize, f32)| {
-                let Ok(mut playing) = voices.lock() else {
-                    return;
-                };
-                for f in 0..frames {
-                    let mut v = 0.0;
-                    for (samples, at) in playing.iter_mut() {
-                        if let Some(s) = samples.get(*at) {
-                            v += s;
-                            *at += 1;
-                        }
-                    }
-                    put(f, v.clamp(-1.0, 1.0));
-                }
-                playing.retain(|(samples, at)| *at < samples.len());
-            }
-        };
+        let mix = mixer(voices.clone());
         let error = |e: cpal::Error| eprintln!("qiguan: sound: {e}");
         let stream = match format {
             cpal::SampleFormat::F32 => device.build_output_stream(

@@ -275,6 +275,26 @@ fn summary_from_row(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<Summar
 /// draw offers among its moves.
 const OPENING_ACTIONS: usize = 64;
 
+/// A game's first actions, as many as an opening can take.
+fn opening_actions(conn: &Connection, id: GameId) -> Result<Vec<RecordEntry>, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT actor, action FROM actions WHERE game_id = ?1 ORDER BY ply LIMIT ?2",
+    )?;
+    let actions = stmt
+        .query_map(params![id.0, OPENING_ACTIONS as i64], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })?
+        .filter_map(|row| {
+            let (actor, action) = row.ok()?;
+            Some(RecordEntry {
+                by: actor.parse().ok()?,
+                action,
+            })
+        })
+        .collect();
+    Ok(actions)
+}
+
 /// Names a Xiangqi game's opening from its first moves as stored, keeping it in
 /// `game_openings` (nothing for another game, or for a game no named line begins).
 pub(crate) fn note_opening(conn: &Connection, id: GameId) -> Result<(), StoreError> {
@@ -291,21 +311,7 @@ pub(crate) fn note_opening(conn: &Connection, id: GameId) -> Result<(), StoreErr
     if parse_kind(&kind) != Some(GameKind::Xiangqi) {
         return Ok(());
     }
-    let mut stmt = conn.prepare_cached(
-        "SELECT actor, action FROM actions WHERE game_id = ?1 ORDER BY ply LIMIT ?2",
-    )?;
-    let actions: Vec<RecordEntry> = stmt
-        .query_map(params![id.0, OPENING_ACTIONS as i64], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
-        })?
-        .filter_map(|row| {
-            let (actor, action) = row.ok()?;
-            Some(RecordEntry {
-                by: actor.parse().ok()?,
-                action,
-            })
-        })
-        .collect();
+    let actions = opening_actions(conn, id)?;
     let record = (|| {
         Some(Record {
             format: qiguan_core::RECORD_FORMAT,

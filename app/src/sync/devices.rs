@@ -2,6 +2,7 @@
 //! found reported.
 
 use super::{Event, LibraryCommand, LibraryEvent, SyncError};
+use crate::library::Library;
 use std::time::Duration;
 
 /// How often a linked device syncs its library while the app runs.
@@ -9,40 +10,11 @@ pub(super) const LIBRARY_SYNC: Duration = Duration::from_secs(30);
 
 /// Carries out a command about linked devices.
 pub(super) async fn library_command(
-    library: &mut crate::library::Library,
+    library: &mut Library,
     command: LibraryCommand,
     emit: &impl Fn(Event),
 ) {
-    use crate::library::Library;
     let fail = |e: SyncError| emit(Event::Library(LibraryEvent::Failed(e.code())));
-    async fn state(library: &mut Library, emit: &impl Fn(Event)) {
-        let link = library.link().ok().flatten();
-        let devices = match &link {
-            Some(l) if !l.unlinked => library.devices().await.unwrap_or_default(),
-            _ => Vec::new(),
-        };
-        // Listing may have found this device unlinked.
-        let link = library.link().ok().flatten();
-        emit(Event::Library(LibraryEvent::State {
-            server: link.as_ref().map(|l| l.server.clone()),
-            unlinked: link.is_some_and(|l| l.unlinked),
-            devices,
-        }));
-    }
-    async fn sync(library: &mut Library, emit: &impl Fn(Event)) -> Result<(), SyncError> {
-        let done = library.sync().await;
-        let changed = library.take_changed();
-        let done = done?;
-        if done.taken > 0 {
-            // Games came from another device: the lists and any open game read them again.
-            emit(Event::Changed(changed));
-        }
-        emit(Event::Library(LibraryEvent::Synced {
-            at: crate::library::now_ms(),
-            done,
-        }));
-        Ok(())
-    }
     match command {
         LibraryCommand::Show => state(library, emit).await,
         LibraryCommand::Sync => {
@@ -86,4 +58,37 @@ pub(super) async fn library_command(
             Err(e) => fail(e),
         },
     }
+}
+
+/// Reports the library as it stands: its server, whether this device was unlinked, the
+/// devices linked to it.
+async fn state(library: &mut Library, emit: &impl Fn(Event)) {
+    let link = library.link().ok().flatten();
+    let devices = match &link {
+        Some(l) if !l.unlinked => library.devices().await.unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    // Listing may have found this device unlinked.
+    let link = library.link().ok().flatten();
+    emit(Event::Library(LibraryEvent::State {
+        server: link.as_ref().map(|l| l.server.clone()),
+        unlinked: link.is_some_and(|l| l.unlinked),
+        devices,
+    }));
+}
+/// Syncs the library and reports what came of it (and that games changed, where another
+/// device brought some).
+async fn sync(library: &mut Library, emit: &impl Fn(Event)) -> Result<(), SyncError> {
+    let done = library.sync().await;
+    let changed = library.take_changed();
+    let done = done?;
+    if done.taken > 0 {
+        // Games came from another device: the lists and any open game read them again.
+        emit(Event::Changed(changed));
+    }
+    emit(Event::Library(LibraryEvent::Synced {
+        at: crate::library::now_ms(),
+        done,
+    }));
+    Ok(())
 }

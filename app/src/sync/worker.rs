@@ -89,20 +89,8 @@ async fn run(
             });
         }
     };
-    let mut follow = Follow {
-        tasks: Vec::new(),
-        game: None,
-        internal,
-    };
-    let mut library = crate::library::Library::open(&data_dir).ok();
-    if let Some(library) = library.as_mut() {
-        // Each committed step of a sync, as it happens (the Devices screen counts them).
-        let (events, wake) = (events.clone(), wake.clone());
-        library.on_progress(Box::new(move |done| {
-            let _ = events.send(Event::Library(LibraryEvent::Progress(*done)));
-            wake();
-        }));
-    }
+    let mut follow = Follow::new(internal);
+    let mut library = open_library(&data_dir, events.clone(), wake.clone());
     // A linked device syncs its library now and then, and at once when asked.
     let mut library_tick = tokio::time::interval(LIBRARY_SYNC);
     // While actions wait in the outbox, retry every few seconds; a late tick means the app was
@@ -122,47 +110,96 @@ async fn run(
             _ = library_tick.tick() => Command::Library(LibraryCommand::Sync),
             _ = retry.tick() => {
                 let now = SystemTime::now();
-                let away = slept(last_tick, now);
+                let command = due(&engine, slept(last_tick, now));
                 last_tick = now;
-                if away {
-                    Command::Resumed
-                } else if engine.has_queued() {
-                    Command::Flush
-                } else if engine.store().changed_uploads().is_ok_and(|u| !u.is_empty()) {
-                    Command::SendUploads
-                } else {
-                    continue;
+                match command {
+                    Some(command) => command,
+                    None => continue,
                 }
             }
         };
         if let Command::Probe(server) = command {
-            let client = engine.client().clone();
-            probe = Some(Box::pin(async move {
-                let code = match client.health(&server).await {
-                    Ok(()) => String::new(),
-                    Err(e) => e.code(),
-                };
-                Event::Probed { server, code }
-            }));
+            probe = Some(probe_server(&engine, server));
             continue;
         }
-        if let Command::Library(command) = command {
-            if let Some(library) = library.as_mut() {
-                library_command(library, command, &emit).await;
-            }
-            continue;
-        }
-        let resumed = matches!(command, Command::Resumed);
-        handle(&mut engine, &mut follow, command, &emit).await;
-        if resumed && let Some(library) = library.as_mut() {
-            // Back from the background: other devices may have played meanwhile.
-            library_command(library, LibraryCommand::Sync, &emit).await;
-        }
-        let heard = engine.take_heard();
-        if !heard.is_empty() {
-            emit(Event::Heard(heard));
-        }
+        carry_out(&mut engine, &mut follow, library.as_mut(), command, &emit).await;
     }
+}
+
+/// Carries out a command: the library's with the library engine, the rest with the
+/// correspondence engine (and, back from the background, a library sync too); then calls out
+/// the phrases heard meanwhile.
+async fn carry_out(
+    engine: &mut Correspondence,
+    follow: &mut Follow,
+    library: Option<&mut crate::library::Library>,
+    command: Command,
+    emit: &impl Fn(Event),
+) {
+    if let Command::Library(command) = command {
+        if let Some(library) = library {
+            library_command(library, command, emit).await;
+        }
+        return;
+    }
+    let resumed = matches!(command, Command::Resumed);
+    handle(engine, follow, command, emit).await;
+    if resumed && let Some(library) = library {
+        // Back from the background: other devices may have played meanwhile.
+        library_command(library, LibraryCommand::Sync, emit).await;
+    }
+    let heard = engine.take_heard();
+    if !heard.is_empty() {
+        emit(Event::Heard(heard));
+    }
+}
+
+/// The library engine of this device's data, reporting each committed step of a sync as it
+/// happens (the Devices screen counts them); `None` where it cannot open.
+fn open_library(
+    data_dir: &std::path::Path,
+    events: std_mpsc::Sender<Event>,
+    wake: std::sync::Arc<impl Fn() + Send + 'static>,
+) -> Option<crate::library::Library> {
+    let mut library = crate::library::Library::open(data_dir).ok()?;
+    library.on_progress(Box::new(move |done| {
+        let _ = events.send(Event::Library(LibraryEvent::Progress(*done)));
+        wake();
+    }));
+    Some(library)
+}
+
+/// What the retry tick asks for: everything afresh after the app was `away`, else the outbox
+/// while actions wait in it, else the pages that follow games changed since; nothing otherwise.
+fn due(engine: &Correspondence, away: bool) -> Option<Command> {
+    if away {
+        Some(Command::Resumed)
+    } else if engine.has_queued() {
+        Some(Command::Flush)
+    } else if engine
+        .store()
+        .changed_uploads()
+        .is_ok_and(|u| !u.is_empty())
+    {
+        Some(Command::SendUploads)
+    } else {
+        None
+    }
+}
+
+/// Settings' check of a server address, run beside the rest.
+fn probe_server(
+    engine: &Correspondence,
+    server: String,
+) -> std::pin::Pin<Box<dyn Future<Output = Event>>> {
+    let client = engine.client().clone();
+    Box::pin(async move {
+        let code = match client.health(&server).await {
+            Ok(()) => String::new(),
+            Err(e) => e.code(),
+        };
+        Event::Probed { server, code }
+    })
 }
 
 /// What the worker follows between actions: the game on screen with a long poll, or, while
@@ -179,6 +216,15 @@ struct Follow {
 const LIST_REFRESH: Duration = Duration::from_secs(10);
 
 impl Follow {
+    /// Following nothing yet; the polls report to `internal`.
+    fn new(internal: mpsc::UnboundedSender<Command>) -> Follow {
+        Follow {
+            tasks: Vec::new(),
+            game: None,
+            internal,
+        }
+    }
+
     /// Follows `game` (none: the lists), starting the polls afresh.
     fn start(&mut self, engine: &Correspondence, game: Option<GameId>) {
         for task in self.tasks.drain(..) {
@@ -260,6 +306,27 @@ async fn handle(
         }
         // The worker's loop hands these to the library engine.
         Command::Library(_) | Command::Probe(_) => {}
+        Command::Share(_) | Command::SendUploads | Command::Withdraw(_) => {
+            share_command(engine, command, emit).await;
+        }
+        Command::Resumed => {
+            follow.start(engine, follow.game);
+            let flushed = engine.flush().await.map(|f| f.changed);
+            report(engine, emit, flushed);
+            let result = engine.refresh_all().await;
+            report(engine, emit, result);
+        }
+    }
+}
+
+/// A shared page: made (or the one kept shown again), sent again where its game changed, or
+/// withdrawn.
+async fn share_command(engine: &mut Correspondence, command: Command, emit: &impl Fn(Event)) {
+    let failed = |e: crate::sync::share::ShareError| Event::Failed {
+        what: "share",
+        code: e.code(),
+    };
+    match command {
         Command::Share(id) => {
             let server = engine.store().setting("server").ok().flatten();
             let now = crate::library::now_ms();
@@ -268,10 +335,7 @@ async fn handle(
                     id,
                     url: kept.url(),
                 }),
-                Err(e) => emit(Event::Failed {
-                    what: "share",
-                    code: e.code(),
-                }),
+                Err(e) => emit(failed(e)),
             }
         }
         // Offline: the next tick tries again.
@@ -280,18 +344,9 @@ async fn handle(
         }
         Command::Withdraw(id) => match crate::sync::share::withdraw(engine, id).await {
             Ok(()) => emit(Event::Unshared { id }),
-            Err(e) => emit(Event::Failed {
-                what: "share",
-                code: e.code(),
-            }),
+            Err(e) => emit(failed(e)),
         },
-        Command::Resumed => {
-            follow.start(engine, follow.game);
-            let flushed = engine.flush().await.map(|f| f.changed);
-            report(engine, emit, flushed);
-            let result = engine.refresh_all().await;
-            report(engine, emit, result);
-        }
+        _ => {}
     }
 }
 

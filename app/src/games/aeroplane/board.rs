@@ -32,6 +32,37 @@ pub(crate) struct AeroplaneModels {
     pub(super) happened: RefCell<Option<(usize, Vec<Happened>)>>,
 }
 
+/// The seats in the order they finished (the whole ranking once the game is over).
+fn finishing_order(game: &Match<Aeroplane>) -> Vec<i32> {
+    match game.outcome().map(|o| o.result) {
+        Some(GameResult::Ranking { order }) => order.iter().map(|s| s.index() as i32).collect(),
+        _ => game
+            .game()
+            .finished()
+            .iter()
+            .map(|s| s.index() as i32)
+            .collect(),
+    }
+}
+
+/// The last thing that happened, and the news the seat to act has not seen.
+fn push_news(a: &AeroplaneAdapter<'_>, last: &Happened, news: &[Happened]) {
+    a.set_event(last.event);
+    a.set_event_seat(last.seat.map_or(-1, |s| s.index() as i32));
+    a.set_event_count(last.count as i32);
+    a.set_news(ModelRc::new(VecModel::from(
+        news.iter()
+            .map(|h| AeroNews {
+                event: h.event,
+                seat: h.seat.map_or(-1, |s| s.index() as i32),
+                count: h.count as i32,
+                victim: h.victim.map_or(-1, |s| s.index() as i32),
+                die: i32::from(h.die),
+            })
+            .collect::<Vec<_>>(),
+    )));
+}
+
 /// Draws the board, the seats, the die and the choices: the game as it stands, or in review as
 /// it stood at the action on screen.
 pub(super) fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Aeroplane>) {
@@ -55,10 +86,7 @@ pub(super) fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Aeroplane>) {
     } else {
         Vec::new()
     };
-    let order: Vec<i32> = match game.outcome().map(|o| o.result) {
-        Some(GameResult::Ranking { order }) => order.iter().map(|s| s.index() as i32).collect(),
-        _ => state.finished().iter().map(|s| s.index() as i32).collect(),
-    };
+    let order = finishing_order(&game);
     let planes = plane_models(state, person, &choosing);
     a.set_cells(ModelRc::new(VecModel::from(board_cells())));
     a.set_flights(flight_paths().into());
@@ -80,20 +108,7 @@ pub(super) fn refresh_board(ctx: &Rc<Ctx>, s: &Session<Aeroplane>) {
     a.set_move_choice(choices.iter().any(|c| c.from >= 0));
     a.set_choices(ModelRc::new(VecModel::from(choices)));
     a.set_thinking(s.review.is_none() && s.computer_to_act().is_some());
-    a.set_event(last.event);
-    a.set_event_seat(last.seat.map_or(-1, |s| s.index() as i32));
-    a.set_event_count(last.count as i32);
-    a.set_news(ModelRc::new(VecModel::from(
-        news.iter()
-            .map(|h| AeroNews {
-                event: h.event,
-                seat: h.seat.map_or(-1, |s| s.index() as i32),
-                count: h.count as i32,
-                victim: h.victim.map_or(-1, |s| s.index() as i32),
-                die: i32::from(h.die),
-            })
-            .collect::<Vec<_>>(),
-    )));
+    push_news(&a, &last, &news);
     a.set_sixes(i32::from(state.sixes()));
     a.set_order(ModelRc::new(VecModel::from(order)));
     if s.review.is_none() {

@@ -4,6 +4,7 @@
 //! session's ([`crate::play`]); a finished game is looked back on in the replay screen.
 
 pub mod editor;
+mod export;
 pub mod replay;
 mod replay_session;
 mod review;

@@ -2,16 +2,16 @@
 //! variations with comments (the study, kept with the game), continue from any position,
 //! export FEN and PGN.
 
+use super::export::{export, save_export};
 use super::replay_session::{ReplaySession, Review, slot};
 use super::review;
-use super::view::{self, Marks, check_square, move_rows, opening_name};
+use super::view::{self, Marks, check_square, move_rows, opening_name, opening_of};
 use crate::shell::bind::sync;
 use crate::shell::bind::{handler, handler0, handler2};
 use crate::shell::ctx::Ctx;
-use crate::shell::format::format_date;
-use crate::shell::settings::Orientation;
+use crate::shell::settings::{Notation, Orientation};
 use crate::store::{GameId, Mode, StoreError};
-use qiguan_core::xiangqi::pgn::{MoveFormat, result_text};
+use qiguan_core::xiangqi::pgn::MoveFormat;
 use qiguan_core::xiangqi::pgn_study::{read_study_pgn, write_study_pgn};
 use qiguan_core::xiangqi::study::EditError;
 use qiguan_core::xiangqi::study::{Path, Study};
@@ -89,6 +89,28 @@ pub fn connect(ctx: &Rc<Ctx>) {
         refresh(ctx);
         review::follow(ctx, refresh);
     }));
+    connect_study(ctx, &a);
+    a.on_analyse(handler(ctx, |ctx, on: bool| {
+        if on {
+            analyse(ctx);
+        } else {
+            review::stop(ctx);
+            refresh(ctx);
+        }
+    }));
+    a.on_flip(handler0(ctx, |ctx| {
+        if let Some(s) = slot(ctx).borrow_mut().as_mut() {
+            s.manual_flip = !s.manual_flip;
+        }
+        refresh(ctx);
+    }));
+    a.on_continue_here(handler0(ctx, continue_here));
+    a.on_export_changed(handler0(ctx, export));
+    a.on_save_export(handler0(ctx, save_export));
+}
+
+/// The study's editing: a comment saved, a variation promoted or deleted.
+fn connect_study(ctx: &Rc<Ctx>, a: &ReplayAdapter<'_>) {
     a.on_save_comment(handler(ctx, |ctx, text: SharedString| {
         edit(ctx, |s| {
             let path = s.path().to_vec();
@@ -107,23 +129,6 @@ pub fn connect(ctx: &Rc<Ctx>) {
             None => Err(EditError::NoSuchMove),
         });
     }));
-    a.on_analyse(handler(ctx, |ctx, on: bool| {
-        if on {
-            analyse(ctx);
-        } else {
-            review::stop(ctx);
-            refresh(ctx);
-        }
-    }));
-    a.on_flip(handler0(ctx, |ctx| {
-        if let Some(s) = slot(ctx).borrow_mut().as_mut() {
-            s.manual_flip = !s.manual_flip;
-        }
-        refresh(ctx);
-    }));
-    a.on_continue_here(handler0(ctx, continue_here));
-    a.on_export_changed(handler0(ctx, export));
-    a.on_save_export(handler0(ctx, save_export));
 }
 
 /// Turns the engine's analysis on for the game in replay (the review and the live line).
@@ -270,38 +275,8 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     let guard = slot(ctx).borrow();
     let Some(s) = guard.as_ref() else { return };
     let pos = s.position();
-    let targets = s.selected.map_or_else(Vec::new, |from| {
-        pos.legal_moves()
-            .into_iter()
-            .filter(|m| m.from == from)
-            .map(|m| m.to)
-            .collect()
-    });
-    let marks = Marks {
-        selected: s.selected,
-        targets,
-        last: s.ply.checked_sub(1).map(|i| s.moves[i]),
-        check: check_square(&pos),
-    };
-    sync(&s.cells, view::cells(&pos, &marks));
-    let mut rows = move_rows(&s.study.start, &s.moves, settings.notation);
-    study_marks(s, &mut rows);
-    let glyphs = review::glyphs(s);
-    for row in &mut rows {
-        let mark = |ply: i32| {
-            usize::try_from(ply)
-                .ok()
-                .and_then(|p| glyphs.get(p))
-                .copied()
-        };
-        if let Some(g) = mark(row.first_ply) {
-            row.first = format!("{}{g}", row.first).into();
-        }
-        if let Some(g) = mark(row.second_ply) {
-            row.second = format!("{}{g}", row.second).into();
-        }
-    }
-    sync(&s.rows, rows);
+    draw_board(s, &pos);
+    sync(&s.rows, move_list(s, settings.notation));
     let base_flip = settings.orientation == Orientation::BlackBottom;
     let outcome = s.game.outcome();
     let ui = ctx.ui();
@@ -328,6 +303,58 @@ pub fn refresh(ctx: &Rc<Ctx>) {
     a.set_outcome(shown);
     let opening = opening_of(&s.study.start, &s.moves[..s.ply]);
     a.set_opening(opening.map(|o| opening_name(&o.key())).unwrap_or_default());
+    show_review(s, &a, &pos, settings.notation);
+    show_study(s, &a, &pos, settings.notation);
+    drop(guard);
+    if a.get_show_export() {
+        export(ctx);
+    }
+}
+
+/// The board's cells: the position shown, the selected piece and its targets, the last
+/// move, check.
+fn draw_board(s: &ReplaySession, pos: &Position) {
+    let targets = s.selected.map_or_else(Vec::new, |from| {
+        pos.legal_moves()
+            .into_iter()
+            .filter(|m| m.from == from)
+            .map(|m| m.to)
+            .collect()
+    });
+    let marks = Marks {
+        selected: s.selected,
+        targets,
+        last: s.ply.checked_sub(1).map(|i| s.moves[i]),
+        check: check_square(pos),
+    };
+    sync(&s.cells, view::cells(pos, &marks));
+}
+
+/// The move list of the line shown, with the study's marks and the review's judgements.
+fn move_list(s: &ReplaySession, notation: Notation) -> Vec<MoveRow> {
+    let mut rows = move_rows(&s.study.start, &s.moves, notation);
+    study_marks(s, &mut rows);
+    let glyphs = review::glyphs(s);
+    for row in &mut rows {
+        let mark = |ply: i32| {
+            usize::try_from(ply)
+                .ok()
+                .and_then(|p| glyphs.get(p))
+                .copied()
+        };
+        if let Some(g) = mark(row.first_ply) {
+            row.first = format!("{}{g}", row.first).into();
+        }
+        if let Some(g) = mark(row.second_ply) {
+            row.second = format!("{}{g}", row.second).into();
+        }
+    }
+    rows
+}
+
+/// The engine's review of the position shown: its graph and marks, the note on the move that
+/// led here, the best move and the others it weighed.
+fn show_review(s: &ReplaySession, a: &ReplayAdapter<'_>, pos: &Position, notation: Notation) {
     a.set_analysing(s.review.on);
     a.set_reviewing(s.review.running());
     a.set_reviewed(s.review.done() as i32);
@@ -337,7 +364,7 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         .ply
         .checked_sub(1)
         .map_or_else(|| pos.clone(), |p| s.position_at(p));
-    a.set_note(review::note(s, settings.notation, &before));
+    a.set_note(review::note(s, notation, &before));
     let best = review::best_here(s).filter(|m| s.review.on && pos.is_legal(*m));
     a.set_best_from(best.map_or(-1, |m| m.from.index() as i32));
     a.set_best_to(best.map_or(-1, |m| m.to.index() as i32));
@@ -351,19 +378,6 @@ pub fn refresh(ctx: &Rc<Ctx>) {
         })
         .collect();
     a.set_other_arrows(ModelRc::new(VecModel::from(others)));
-    show_study(s, &a, &pos, settings.notation);
-    drop(guard);
-    if a.get_show_export() {
-        export(ctx);
-    }
-}
-
-/// The opening the line has reached after these moves (from the usual start only).
-fn opening_of(
-    start: &Position,
-    moves: &[Move],
-) -> Option<&'static qiguan_core::xiangqi::opening::Opening> {
-    qiguan_core::xiangqi::opening::opening_of(start, moves.iter().copied())
 }
 
 /// Marks the moves of the line shown that the game did not play (the player's), and those
@@ -387,12 +401,7 @@ fn study_marks(s: &ReplaySession, rows: &mut [MoveRow]) {
 
 /// The study at the position shown: its comment, the moves tried from it, and what may be
 /// done with the variation it is in.
-fn show_study(
-    s: &ReplaySession,
-    a: &ReplayAdapter<'_>,
-    pos: &Position,
-    notation: crate::shell::settings::Notation,
-) {
+fn show_study(s: &ReplaySession, a: &ReplayAdapter<'_>, pos: &Position, notation: Notation) {
     let path = s.path();
     let comment = match path {
         [] => s.study.comment.clone(),
@@ -435,10 +444,6 @@ fn show_study(
     );
 }
 
-fn or_unknown(name: &str) -> &str {
-    if name.is_empty() { "?" } else { name }
-}
-
 /// Starts a new pass-and-play game from the shown position, under the same house rules.
 fn continue_here(ctx: &Rc<Ctx>) {
     let started = {
@@ -456,93 +461,6 @@ fn continue_here(ctx: &Rc<Ctx>) {
         // A position with no legal move for the side to move, say: say so.
         Err(e) => crate::shell::bind::show_error(ctx, &e.to_string()),
     }
-}
-
-/// Returns the export text for the chosen format, and a file name for it.
-fn export_text(s: &ReplaySession, format: i32, computer: &str) -> (String, String) {
-    // The computer is a role: named as the screen names it; an unnamed person is "?", as PGN
-    // writes an unknown name.
-    let player = |seat: usize| {
-        if s.computers[seat] {
-            computer.to_owned()
-        } else {
-            or_unknown(&s.players[seat]).to_owned()
-        }
-    };
-    match format {
-        0 => (
-            s.position().to_fen(),
-            format!("qiguan-{}-{}.fen", s.id.0, s.ply),
-        ),
-        _ => {
-            let date = format_date(s.created_at);
-            let date = date.get(..10).unwrap_or("????-??-??").replace('-', ".");
-            let tags = [
-                ("Event", format!("Qiguan game {}", s.id.0)),
-                ("Site", "Qiguan".to_owned()),
-                ("Date", date),
-                ("Round", "-".to_owned()),
-                ("White", player(0)),
-                ("Black", player(1)),
-            ];
-            let move_format = if format == 1 {
-                MoveFormat::Wxf
-            } else {
-                MoveFormat::Coordinates
-            };
-            let result = result_text(s.game.outcome().as_ref());
-            let mut study = s.study.clone();
-            study.tags = tags
-                .into_iter()
-                .map(|(n, v)| (n.to_owned(), v))
-                .chain([("Result".to_owned(), result.to_owned())])
-                // The game's opening, as Chinese Xiangqi programs tag it.
-                .chain(
-                    opening_of(&s.study.start, &s.game_moves)
-                        .map(|o| {
-                            [
-                                ("ECCO".to_owned(), o.code.to_owned()),
-                                ("Opening".to_owned(), o.zh.to_owned()),
-                            ]
-                        })
-                        .into_iter()
-                        .flatten(),
-                )
-                .collect();
-            (
-                write_study_pgn(&study, move_format),
-                format!("qiguan-{}.pgn", s.id.0),
-            )
-        }
-    }
-}
-
-fn export(ctx: &Rc<Ctx>) {
-    let guard = slot(ctx).borrow();
-    let Some(s) = guard.as_ref() else { return };
-    let ui = ctx.ui();
-    let a = ui.global::<ReplayAdapter>();
-    let computer = ui.global::<qiguan_ui::Texts>().invoke_computer_name();
-    let (text, _) = export_text(s, a.get_export_format(), &computer);
-    a.set_export_text(text.into());
-    a.set_export_note("".into());
-}
-
-fn save_export(ctx: &Rc<Ctx>) {
-    let guard = slot(ctx).borrow();
-    let Some(s) = guard.as_ref() else { return };
-    let ui = ctx.ui();
-    let a = ui.global::<ReplayAdapter>();
-    let computer = ui.global::<qiguan_ui::Texts>().invoke_computer_name();
-    let (text, name) = export_text(s, a.get_export_format(), &computer);
-    let dir = crate::shell::bind::exports_folder(ctx);
-    let path = dir.join(name);
-    let written = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(&path, text));
-    let note = match written {
-        Ok(()) => format!("✓ {}", path.display()),
-        Err(e) => format!("× {}: {e}", path.display()),
-    };
-    a.set_export_note(note.into());
 }
 
 /// A stored Xiangqi game, replayed: the match, its players' names and when it began.

@@ -195,6 +195,14 @@ pub(crate) fn opening_name(key: &str) -> OpeningName {
     }
 }
 
+/// The opening the line has reached after these moves (from the usual start only).
+pub(crate) fn opening_of(
+    start: &Position,
+    moves: &[Move],
+) -> Option<&'static qiguan_core::xiangqi::opening::Opening> {
+    qiguan_core::xiangqi::opening::opening_of(start, moves.iter().copied())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -45,6 +45,36 @@ fn styled(inline: &str) -> StyledText {
     StyledText::from_markdown(inline).unwrap_or_else(|_| StyledText::from_plain_text(inline))
 }
 
+/// A table's rows: its header, then one row per line, each sharing the columns' widths.
+fn table_blocks(head: &[String], rows: &[Vec<String>]) -> Vec<RuleBlock> {
+    let weights = page::column_weights(head, rows);
+    let total: f32 = weights.iter().sum();
+    let shares: Vec<f32> = weights.iter().map(|w| w / total).collect();
+    let heads: Vec<SharedString> = head.iter().map(|h| h.into()).collect();
+    let row = |kind: &str, cells: Vec<StyledText>, plain: String| RuleBlock {
+        kind: kind.into(),
+        plain: plain.into(),
+        cells: ModelRc::new(VecModel::from(cells)),
+        heads: ModelRc::new(VecModel::from(heads.clone())),
+        weights: ModelRc::new(VecModel::from(shares.clone())),
+        ..Default::default()
+    };
+    let mut out = vec![row("head", Vec::new(), head.join(" · "))];
+    out.extend(rows.iter().map(|r| {
+        let plain = r.iter().map(|c| page::plain(c)).collect::<Vec<_>>();
+        row(
+            "row",
+            r.iter().map(|c| styled(c)).collect(),
+            plain.join(" · "),
+        )
+    }));
+    // The table's last row has room under it.
+    if let Some(last) = out.last_mut() {
+        last.depth = 1;
+    }
+    out
+}
+
 /// The screen's rows for one block: a table becomes its header row and one row per line.
 fn rule_blocks(block: &Block) -> Vec<RuleBlock> {
     let base = RuleBlock {
@@ -72,34 +102,7 @@ fn rule_blocks(block: &Block) -> Vec<RuleBlock> {
             text: styled(text),
             ..base
         }],
-        Block::Table { head, rows } => {
-            let weights = page::column_weights(head, rows);
-            let total: f32 = weights.iter().sum();
-            let shares: Vec<f32> = weights.iter().map(|w| w / total).collect();
-            let heads: Vec<SharedString> = head.iter().map(|h| h.into()).collect();
-            let row = |kind: &str, cells: Vec<StyledText>, plain: String| RuleBlock {
-                kind: kind.into(),
-                plain: plain.into(),
-                cells: ModelRc::new(VecModel::from(cells)),
-                heads: ModelRc::new(VecModel::from(heads.clone())),
-                weights: ModelRc::new(VecModel::from(shares.clone())),
-                ..Default::default()
-            };
-            let mut out = vec![row("head", Vec::new(), head.join(" · "))];
-            out.extend(rows.iter().map(|r| {
-                let plain = r.iter().map(|c| page::plain(c)).collect::<Vec<_>>();
-                row(
-                    "row",
-                    r.iter().map(|c| styled(c)).collect(),
-                    plain.join(" · "),
-                )
-            }));
-            // The table's last row has room under it.
-            if let Some(last) = out.last_mut() {
-                last.depth = 1;
-            }
-            out
-        }
+        Block::Table { head, rows } => table_blocks(head, rows),
         Block::Picture { name, .. } => {
             let picture = page::picture(name)
                 .and_then(|svg| Image::load_from_svg_data(svg).ok())

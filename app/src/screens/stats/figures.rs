@@ -152,9 +152,8 @@ fn month_of(ms: i64) -> Option<(i32, u32)> {
     Some((t.year(), t.month()))
 }
 
-/// Counts `games` up, with the chart's months ending with the one `now` falls in.
-pub fn compute(games: &[FinishedGame], kinds: &[GameKind], now: i64) -> Statistics {
-    let mut stats = Statistics::default();
+/// The chart's months, oldest first, ending with the one `now` falls in.
+fn chart_months(now: i64) -> Vec<Month> {
     let (mut year, mut month) = month_of(now).unwrap_or((1970, 1));
     let mut months = Vec::with_capacity(MONTHS);
     for _ in 0..MONTHS {
@@ -171,6 +170,13 @@ pub fn compute(games: &[FinishedGame], kinds: &[GameKind], now: i64) -> Statisti
         }
     }
     months.reverse();
+    months
+}
+
+/// Counts `games` up, with the chart's months ending with the one `now` falls in.
+pub fn compute(games: &[FinishedGame], kinds: &[GameKind], now: i64) -> Statistics {
+    let mut stats = Statistics::default();
+    let mut months = chart_months(now);
     let mut per_game: Vec<GameLine> = kinds
         .iter()
         .map(|&kind| GameLine {

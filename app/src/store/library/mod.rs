@@ -151,6 +151,8 @@ pub fn games(store: &Store) -> Result<Vec<GameSnapshot>, StoreError> {
     Ok(out)
 }
 
+/// A stored game as the library sends it: its record, less the actions still queued for a
+/// server, and its server link.
 fn game(store: &Store, uid: &str) -> Result<Option<GameSnapshot>, StoreError> {
     let conn = &store.conn;
     let row = conn
@@ -194,7 +196,26 @@ fn game(store: &Store, uid: &str) -> Result<Option<GameSnapshot>, StoreError> {
         .prepare_cached("SELECT actor, action FROM actions WHERE game_id = ?1 ORDER BY ply")?
         .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<Result<_, _>>()?;
-    g.remote = conn
+    g.remote = remote_snapshot(conn, id)?;
+    if g.remote.is_some() {
+        // Actions still queued here are not the game's yet: the game server decides on them.
+        let queued: i64 = conn.query_row(
+            "SELECT count(*) FROM outbox WHERE game_id = ?1",
+            [id],
+            |r| r.get(0),
+        )?;
+        let keep = g.actions.len().saturating_sub(queued as usize);
+        g.actions.truncate(keep);
+    }
+    Ok(Some(g))
+}
+
+/// The server link of a stored game, if it is a correspondence game.
+fn remote_snapshot(
+    conn: &rusqlite::Connection,
+    id: i64,
+) -> Result<Option<RemoteSnapshot>, StoreError> {
+    let remote = conn
         .query_row(
             "SELECT server, remote_id, seat, token, invite_code, days_per_move, deadline,
                     your_turn, seat_view
@@ -215,17 +236,7 @@ fn game(store: &Store, uid: &str) -> Result<Option<GameSnapshot>, StoreError> {
             },
         )
         .optional()?;
-    if g.remote.is_some() {
-        // Actions still queued here are not the game's yet: the game server decides on them.
-        let queued: i64 = conn.query_row(
-            "SELECT count(*) FROM outbox WHERE game_id = ?1",
-            [id],
-            |r| r.get(0),
-        )?;
-        let keep = g.actions.len().saturating_sub(queued as usize);
-        g.actions.truncate(keep);
-    }
-    Ok(Some(g))
+    Ok(remote)
 }
 
 /// The change mark of `name`, if any: (generation).
