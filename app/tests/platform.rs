@@ -201,3 +201,34 @@ fn the_back_key_closes_a_games_dialog_before_leaving_it() {
         "then Back leaves the game"
     );
 }
+
+/// Back closes the other dialogs over a game too (the losses, Junqi's layouts, Sea-land-air's
+/// legend) before it leaves the game.
+#[test]
+fn the_back_key_closes_the_losses_the_layouts_and_the_legend_first() {
+    use qiguan_app::ui::{BattleLedger, Deployment, SeaLandAirAdapter};
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (360, 780));
+    let ui = app.window();
+    let nav = ui.global::<Nav>();
+    ui.global::<HomeAdapter>().invoke_new_game("junqi".into());
+    ui.global::<NewGameAdapter>().invoke_start();
+    assert_eq!(nav.get_screen(), Screen::Junqi);
+    ui.global::<Deployment>().set_show_layouts(true);
+    back_key(&app);
+    assert!(!ui.global::<Deployment>().get_show_layouts());
+    ui.global::<BattleLedger>().set_show(true);
+    back_key(&app);
+    assert!(!ui.global::<BattleLedger>().get_show());
+    assert_eq!(nav.get_screen(), Screen::Junqi, "the game stays");
+    back_key(&app);
+    assert_eq!(nav.get_screen(), Screen::Home);
+    ui.global::<HomeAdapter>()
+        .invoke_new_game("sea-land-air".into());
+    ui.global::<NewGameAdapter>().invoke_start();
+    assert_eq!(nav.get_screen(), Screen::SeaLandAir);
+    ui.global::<SeaLandAirAdapter>().set_show_legend(true);
+    back_key(&app);
+    assert!(!ui.global::<SeaLandAirAdapter>().get_show_legend());
+    assert_eq!(nav.get_screen(), Screen::SeaLandAir, "the game stays");
+}

@@ -1,6 +1,7 @@
 //! Xiangqi against the computer, through the UI: New game with a side and a level, the
 //! computer thinking on a thread of its own while the screen stays live, a game left and
-//! resumed while it thinks, undo of the player's move with the computer's answer, a hint on
+//! resumed while it thinks, undo of the player's move with the computer's answer (and of the
+//! draw talk after it), a hint on
 //! the board, a whole game to its end, and the history's filter by the computer's side and
 //! level.
 
@@ -217,6 +218,31 @@ fn leaving_while_it_thinks_keeps_its_move_and_undo_takes_back_both() {
         game.to_act(),
         qiguan_core::ToAct::Seat(qiguan_core::Seat::FIRST)
     );
+}
+
+#[test]
+fn undo_after_a_declined_draw_offer_takes_back_the_move_with_the_talk() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(dir.path(), Language::English, (1280, 800));
+    new_game_against_computer(&app, 0, 1);
+    play(&app, &["h3e3"]);
+    settle(&app);
+    assert_eq!(stored_actions(dir.path()).len(), 2, "the computer answered");
+    // The computer declines the offer at once; the person is to move again.
+    press(&app, "Offer draw");
+    let stored = stored_actions(dir.path());
+    assert_eq!(stored.len(), 4, "{stored:?}");
+    assert_eq!(session(&app).get_to_move(), 0);
+    // One Undo: the offer, its answer, the computer's move and the person's move are gone,
+    // and the board is back at the start.
+    press(&app, "Undo");
+    assert!(
+        stored_actions(dir.path()).is_empty(),
+        "{:?}",
+        stored_actions(dir.path())
+    );
+    assert_eq!(session(&app).get_to_move(), 0);
+    assert!(session(&app).get_can_offer_draw());
 }
 
 #[test]

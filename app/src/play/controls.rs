@@ -145,7 +145,12 @@ fn take_back<G: GameScreen>(ctx: &Rc<Ctx>, s: &mut Session<G>) -> Result<(), Str
         s.seats()
             .any(|seat| s.computer(seat).is_some() && g.to_act().includes(Actor::Seat(seat)))
     };
+    // Draw talk since the last move (an offer and the computer's answer to it) goes with it:
+    // undo takes back a move.
     let mut len = game.version();
+    while len > 0 && qiguan_core::action::is_draw_talk(&game.actions()[len - 1].action) {
+        len -= 1;
+    }
     let previous = loop {
         if len == 0 {
             return Ok(());
