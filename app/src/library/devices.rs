@@ -6,6 +6,7 @@ use crate::sync::SyncError;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
 use crypto::{Key, Keys};
+use reqwest::Method;
 use serde_json::json;
 
 impl Library {
@@ -25,18 +26,7 @@ impl Library {
                     .json(&json!({ "device_name": B64.encode(sealed_name) })),
             )
             .await?;
-        let link = Link {
-            server,
-            library_id: entered.library_id,
-            device_id: entered.device_id,
-            token: entered.token,
-            key,
-            cursor: 0,
-            unlinked: false,
-        };
-        self.enter(&link)?;
-        self.name_device(&link, device_name).await?;
-        Ok(link)
+        self.settle_in(server, entered, key, device_name).await
     }
 
     /// Offers a pairing code for another device (valid for ten minutes, once).
@@ -67,10 +57,7 @@ impl Library {
             let answer: Result<serde_json::Value, SyncError> = self
                 .client
                 .send(
-                    self.client
-                        .http()
-                        .post(format!("{}/api/library/pairings", link.server))
-                        .bearer_auth(&link.token)
+                    self.as_device(&link, Method::POST, "/api/library/pairings")
                         .json(&body),
                 )
                 .await;
@@ -136,6 +123,18 @@ impl Library {
         if envelope.library_id != entered.library_id {
             return Err(protocol("the pairing is for another library"));
         }
+        self.settle_in(server, entered, key, device_name).await
+    }
+
+    /// Takes this device's place in the library the server let it into (created or joined,
+    /// under `key`), and writes its name there.
+    async fn settle_in(
+        &mut self,
+        server: String,
+        entered: Entered,
+        key: Key,
+        device_name: &str,
+    ) -> Result<Link, SyncError> {
         let link = Link {
             server,
             library_id: entered.library_id,
@@ -173,10 +172,7 @@ impl Library {
         let _: serde_json::Value = self
             .client
             .send(
-                self.client
-                    .http()
-                    .post(format!("{}/api/library/entries", link.server))
-                    .bearer_auth(&link.token)
+                self.as_device(link, Method::POST, "/api/library/entries")
                     .json(&body),
             )
             .await?;
@@ -188,12 +184,7 @@ impl Library {
         let link = self.linked()?;
         let described: Described = self
             .client
-            .send(
-                self.client
-                    .http()
-                    .get(format!("{}/api/library", link.server))
-                    .bearer_auth(&link.token),
-            )
+            .send(self.as_device(&link, Method::GET, "/api/library"))
             .await
             .inspect_err(|e| self.note_unlinked(e))?;
         let keys = Keys::new(&link.key);
@@ -223,14 +214,10 @@ impl Library {
     /// Unlinks a device of the library; this device itself leaves it (its games stay here).
     pub async fn unlink(&mut self, device_id: &str) -> Result<(), SyncError> {
         let link = self.linked()?;
+        let path = format!("/api/library/devices/{device_id}");
         let _: serde_json::Value = self
             .client
-            .send(
-                self.client
-                    .http()
-                    .delete(format!("{}/api/library/devices/{device_id}", link.server))
-                    .bearer_auth(&link.token),
-            )
+            .send(self.as_device(&link, Method::DELETE, &path))
             .await?;
         if device_id == link.device_id {
             self.set_unlinked()?;

@@ -7,6 +7,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
 use crypto::Keys;
 use items::Item;
+use reqwest::Method;
 use serde_json::json;
 
 impl Library {
@@ -36,17 +37,10 @@ impl Library {
         let keys = Keys::new(&link.key);
         loop {
             let cursor = self.link()?.map_or(0, |l| l.cursor);
+            let path = format!("/api/library/entries?after={cursor}&limit=200");
             let page: Page = self
                 .client
-                .send(
-                    self.client
-                        .http()
-                        .get(format!(
-                            "{}/api/library/entries?after={cursor}&limit=200",
-                            link.server
-                        ))
-                        .bearer_auth(&link.token),
-                )
+                .send(self.as_device(link, Method::GET, &path))
                 .await?;
             self.apply_page(link, &keys, cursor, &page, done)?;
             self.progressed(done);
@@ -225,10 +219,7 @@ impl Library {
         let answer: Result<serde_json::Value, SyncError> = self
             .client
             .send(
-                self.client
-                    .http()
-                    .post(format!("{}/api/library/entries", link.server))
-                    .bearer_auth(&link.token)
+                self.as_device(link, Method::POST, "/api/library/entries")
                     .json(&json!({ "entries": entries })),
             )
             .await;

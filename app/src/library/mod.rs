@@ -215,6 +215,19 @@ impl Library {
         }
     }
 
+    /// A request to the library's server as this device (with its token), at `path` there.
+    fn as_device(
+        &self,
+        link: &Link,
+        method: reqwest::Method,
+        path: &str,
+    ) -> reqwest::RequestBuilder {
+        self.client
+            .http()
+            .request(method, format!("{}{path}", link.server))
+            .bearer_auth(&link.token)
+    }
+
     fn refuse_if_linked(&self) -> Result<(), SyncError> {
         match self.link()? {
             Some(link) if !link.unlinked => Err(SyncError::Refused {
