@@ -181,6 +181,9 @@ enum Job {
     },
     Clear,
     Hash(usize),
+    Threads(usize),
+    /// A net file's path, `classical`, or `None` for the engine's own net.
+    Eval(Option<String>),
 }
 
 /// Whether a held best move may go out.
@@ -229,12 +232,20 @@ fn uci_loop(input: impl BufRead, out: impl Fn(String) + Send + Sync + 'static) {
                 }
             }
             Command::SetOption { name, value } => {
-                let hash = session.hash_mb;
+                let (hash, threads, eval) =
+                    (session.hash_mb, session.threads, session.eval_file.clone());
                 match session.set_option(&name, value.as_deref()) {
-                    Ok(()) if session.hash_mb != hash => {
-                        let _ = jobs.send(Job::Hash(session.hash_mb));
+                    Ok(()) => {
+                        if session.hash_mb != hash {
+                            let _ = jobs.send(Job::Hash(session.hash_mb));
+                        }
+                        if session.threads != threads {
+                            let _ = jobs.send(Job::Threads(session.threads));
+                        }
+                        if session.eval_file != eval {
+                            let _ = jobs.send(Job::Eval(session.eval_file.clone()));
+                        }
                     }
-                    Ok(()) => {}
                     Err(e) => out(format!("info string error: {e}")),
                 }
             }
@@ -275,6 +286,16 @@ fn search_thread(
         match job {
             Job::Clear => engine.clear(),
             Job::Hash(mb) => engine.set_hash(mb),
+            Job::Threads(n) => engine.set_threads(n),
+            Job::Eval(file) => {
+                let result = match &file {
+                    Some(path) => engine.use_net_file(path),
+                    None => engine.use_net_file("embedded"),
+                };
+                if let Err(e) = result {
+                    out(format!("info string error: EvalFile: {e}"));
+                }
+            }
             Job::Search {
                 game,
                 limits,
@@ -519,6 +540,30 @@ mod tests {
             .filter(|l| l.starts_with("info string error"))
             .count();
         assert_eq!(errors, 3, "{out:?}");
+    }
+
+    #[test]
+    fn uci_searches_on_threads_and_with_either_evaluation() {
+        let mut gui = Gui::start();
+        gui.send("setoption name Threads value 3");
+        gui.send("setoption name EvalFile value classical");
+        gui.send("position startpos moves h3e3");
+        gui.send("go depth 5");
+        gui.until(|l| l.starts_with("bestmove "));
+        gui.send("setoption name EvalFile value /nowhere/at/all.qxnn");
+        gui.send("setoption name EvalFile value <embedded>");
+        gui.send("go depth 5");
+        let best = gui.until(|l| l.starts_with("bestmove "));
+        let out = gui.quit();
+        let errors: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("info string error"))
+            .collect();
+        assert_eq!(errors.len(), 1, "only the missing file: {errors:?}");
+        assert!(errors[0].contains("EvalFile"), "{errors:?}");
+        let mv = best.split(' ').nth(1).expect("a move");
+        let legal = cli(&["moves", START_FEN_ARG, "h3e3"]).expect("the legal moves");
+        assert!(legal.contains(&mv.to_string()), "{mv}");
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! cargo run --release -p qiguan-core --example xiangqi_match -- \
 //!     [--games 100] [--movetime 500] [--level 10] [--skill 10] [--engine PATH]
 //!     [--against-level N] [--parallel 2] [--seed 1] [--save FILE] [--fixed]
-//!     [--adjudicate CP]
+//!     [--adjudicate CP] [--net FILE|classical] [--against-net FILE|classical] [--time-all]
+//!     [--threads N] [--against-threads N] [--nodes N] [--against-nodes N]
 //! ```
 //! `--save FILE` appends each game as one line, Red's score (`1`, `0.5`, `0`) then its moves,
 //! for tuning the evaluation on real games.
@@ -21,6 +22,15 @@
 //! `--adjudicate CP` (level games only) ends a game once, for three moves of each side in a
 //! row, one side's own score is at least `CP` and the other's at most `-CP`: both engines agree
 //! who is winning, as cutechess's resign rule does.
+//! `--net` makes Qiguan evaluate with that net file (`classical`: the hand-written evaluation;
+//! default: the engine's own), `--against-net` the same for the level it plays against.
+//! `--time-all` gives full strength `--movetime` a move in level games too (e.g. level 10
+//! with one net against level 10 with another, at equal time).
+//! `--threads N` lets Qiguan search on N threads, `--against-threads N` the level it plays
+//! against (both 1 by default); give `--parallel` so that the games' threads fit the cores.
+//! `--nodes N` (with `--time-all` or against Fairy-Stockfish) makes full-strength Qiguan search
+//! N nodes a move instead of `--movetime`, `--against-nodes` the level it plays against: a
+//! comparison that the machine's load does not change.
 
 use qiguan_core::xiangqi::engine::{Engine, Level, Limits, MATE, Score, Style};
 use qiguan_core::xiangqi::{Color, Move, Xiangqi, XiangqiOptions, seat_of};
@@ -52,6 +62,13 @@ struct Settings {
     save: Option<String>,
     fixed: bool,
     adjudicate: Option<i32>,
+    net: Option<String>,
+    against_net: Option<String>,
+    time_all: bool,
+    threads: usize,
+    against_threads: usize,
+    nodes: Option<u64>,
+    against_nodes: Option<u64>,
 }
 
 fn main() {
@@ -151,12 +168,20 @@ fn read_args() -> Result<Settings, String> {
         save: None,
         fixed: false,
         adjudicate: None,
+        net: None,
+        against_net: None,
+        time_all: false,
+        threads: 1,
+        against_threads: 1,
+        nodes: None,
+        against_nodes: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
-        if args[i] == "--fixed" {
-            s.fixed = true;
+        if args[i] == "--fixed" || args[i] == "--time-all" {
+            s.fixed |= args[i] == "--fixed";
+            s.time_all |= args[i] == "--time-all";
             i += 1;
             continue;
         }
@@ -175,6 +200,12 @@ fn read_args() -> Result<Settings, String> {
             "--seed" => s.seed = value.parse().map_err(bad)?,
             "--save" => s.save = Some(value.clone()),
             "--adjudicate" => s.adjudicate = Some(value.parse().map_err(bad)?),
+            "--net" => s.net = Some(value.clone()),
+            "--against-net" => s.against_net = Some(value.clone()),
+            "--threads" => s.threads = value.parse().map_err(bad)?,
+            "--against-threads" => s.against_threads = value.parse().map_err(bad)?,
+            "--nodes" => s.nodes = Some(value.parse().map_err(bad)?),
+            "--against-nodes" => s.against_nodes = Some(value.parse().map_err(bad)?),
             other => return Err(format!("unknown argument {other}")),
         }
         i += 2;
@@ -212,24 +243,41 @@ enum Player {
         level: Level,
         full: bool,
         movetime: u64,
+        nodes: Option<u64>,
     },
     Uci(Uci),
 }
 
 impl Player {
-    fn qiguan(level: u8, seed: u64, s: &Settings) -> Player {
+    fn qiguan(
+        level: u8,
+        seed: u64,
+        s: &Settings,
+        net: Option<&str>,
+        threads: usize,
+        nodes: Option<u64>,
+    ) -> Result<Player, String> {
         let movetime = s.movetime;
-        Player::Qiguan {
-            engine: Engine::new(16),
+        let mut engine = Engine::new(16);
+        engine.set_threads(threads);
+        if let Some(net) = net {
+            engine
+                .use_net_file(net)
+                .map_err(|e| format!("{net}: {e}"))?;
+        }
+        Ok(Player::Qiguan {
+            engine,
             level: if s.fixed {
                 Level::fixed(level, seed)
             } else {
                 Level::new(level, seed)
             },
             // Against another level, full strength plays by its own level too.
-            full: level >= qiguan_core::xiangqi::engine::LEVELS && s.against_level.is_none(),
+            full: level >= qiguan_core::xiangqi::engine::LEVELS
+                && (s.against_level.is_none() || s.time_all),
             movetime,
-        }
+            nodes,
+        })
     }
 
     /// The move chosen and, for Qiguan, its score from the mover's side.
@@ -244,11 +292,18 @@ impl Player {
                 level,
                 full,
                 movetime,
+                nodes,
             } => {
                 let limits = if *full {
-                    Limits {
-                        time: Some(Duration::from_millis(*movetime)),
-                        ..Limits::default()
+                    match nodes {
+                        Some(n) => Limits {
+                            nodes: Some(*n),
+                            ..Limits::default()
+                        },
+                        None => Limits {
+                            time: Some(Duration::from_millis(*movetime)),
+                            ..Limits::default()
+                        },
                     }
                 } else {
                     level.limits.clone()
@@ -356,9 +411,23 @@ type Played = (f64, String, Vec<Move>);
 
 /// Plays one game.
 fn play(s: &Settings, opening: &[Move], ours: Color, index: u64) -> Result<Played, String> {
-    let mut qiguan = Player::qiguan(s.level, s.seed ^ index, s);
+    let mut qiguan = Player::qiguan(
+        s.level,
+        s.seed ^ index,
+        s,
+        s.net.as_deref(),
+        s.threads,
+        s.nodes,
+    )?;
     let mut other = match s.against_level {
-        Some(n) => Player::qiguan(n, s.seed ^ index ^ 0x5555, s),
+        Some(n) => Player::qiguan(
+            n,
+            s.seed ^ index ^ 0x5555,
+            s,
+            s.against_net.as_deref(),
+            s.against_threads,
+            s.against_nodes,
+        )?,
         None => Player::Uci(Uci::start(&s.engine, s.skill, s.movetime)?),
     };
     let mut game = new_game();

@@ -27,6 +27,7 @@ pub fn game_of(view: &XiangqiView, options: &XiangqiOptions) -> Option<Xiangqi> 
 pub fn think(game: &Xiangqi, level: &Level, stop: Arc<AtomicBool>) -> Option<Move> {
     let mut engine = Engine::new(COMPUTER_HASH_MB);
     engine.use_stop_flag(stop);
+    engine.set_threads(level.threads);
     engine
         .search(game, &level.limits, &level.style, |_| {})
         .best

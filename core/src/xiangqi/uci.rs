@@ -16,6 +16,8 @@ use std::time::Duration;
 pub const NAME: &str = "Qiguan";
 /// The most lines `go` reports at once (MultiPV).
 pub const MAX_LINES: usize = 5;
+/// The most threads a search may use.
+pub const MAX_THREADS: usize = 64;
 
 /// A command from the GUI.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -204,6 +206,10 @@ pub struct Session {
     pub seed: u64,
     /// How many best moves `go` reports, each with its line (MultiPV).
     pub lines: usize,
+    /// Threads a full-strength search uses.
+    pub threads: usize,
+    /// The evaluation: `None` the engine's own net, else a net file's path or `classical`.
+    pub eval_file: Option<String>,
 }
 
 impl Default for Session {
@@ -214,6 +220,8 @@ impl Default for Session {
             hash_mb: 16,
             seed: 0,
             lines: 1,
+            threads: 1,
+            eval_file: None,
         }
     }
 }
@@ -234,6 +242,8 @@ pub fn identify() -> Vec<String> {
         format!("option name Skill Level type spin default {LEVELS} min 1 max {LEVELS}"),
         "option name Hash type spin default 16 min 1 max 1024".into(),
         "option name Seed type spin default 0 min 0 max 2147483647".into(),
+        format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+        "option name EvalFile type string default <embedded>".into(),
         format!("option name MultiPV type spin default 1 min 1 max {MAX_LINES}"),
         "option name UCI_Variant type combo default xiangqi var xiangqi".into(),
         "uciok".into(),
@@ -279,7 +289,14 @@ impl Session {
                 }
             }
             "multipv" => self.lines = number(1, MAX_LINES as u64)? as usize,
-            "threads" | "ponder" => {}
+            "threads" => self.threads = number(1, MAX_THREADS as u64)? as usize,
+            "evalfile" => {
+                self.eval_file = match value.map(str::trim) {
+                    None | Some("") | Some("<embedded>") => None,
+                    Some(v) => Some(v.to_owned()),
+                }
+            }
+            "ponder" => {}
             _ => {
                 let shown: String = name.chars().take(40).collect();
                 return Err(format!("no such option: {shown}"));
@@ -456,6 +473,14 @@ mod tests {
         s.set_option("MultiPV", Some("3")).expect("in range");
         assert_eq!(s.lines, 3);
         assert!(s.set_option("MultiPV", Some("6")).is_err());
+        s.set_option("Threads", Some("4")).expect("in range");
+        assert_eq!(s.threads, 4);
+        assert!(s.set_option("Threads", Some("0")).is_err());
+        s.set_option("EvalFile", Some("classical")).expect("a name");
+        assert_eq!(s.eval_file.as_deref(), Some("classical"));
+        s.set_option("EvalFile", Some("<embedded>"))
+            .expect("the default");
+        assert_eq!(s.eval_file, None);
         let go = match parse("go depth 2") {
             Ok(Some(Command::Go(go))) => go,
             other => panic!("{other:?}"),

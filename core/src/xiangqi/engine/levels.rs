@@ -19,6 +19,9 @@ pub struct Level {
     pub limits: Limits,
     /// How it judges.
     pub style: Style,
+    /// Threads its search may use: the top levels take the device's spare cores (up to
+    /// four), the others one.
+    pub threads: usize,
 }
 
 impl Level {
@@ -52,6 +55,7 @@ impl Level {
                 noise,
                 seed,
             },
+            threads: if number >= 9 { spare_cores() } else { 1 },
         }
     }
 
@@ -66,8 +70,18 @@ impl Level {
             .take()
             .map_or(500, |t| t.as_millis() as u64);
         level.limits.nodes = Some(ms * NODES_PER_MS);
+        // One thread: a node budget on several is no longer the same search each time.
+        level.threads = 1;
         level
     }
+}
+
+/// The cores left when one is kept for everything else (at least one, at most four: past
+/// four, lazy SMP's gain per thread is small and a phone's last cores are its slow ones).
+fn spare_cores() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get().saturating_sub(1))
+        .clamp(1, 4)
 }
 
 /// Nodes a fixed-budget level may search per millisecond of its time.

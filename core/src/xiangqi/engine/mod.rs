@@ -12,6 +12,7 @@
 
 pub mod eval;
 mod levels;
+pub mod nnue;
 mod tt;
 pub mod tune;
 
@@ -23,8 +24,9 @@ use super::position::{Position, Undo, splitmix};
 use super::repetition::{CycleVerdict, judge_cycle};
 use super::state::{Xiangqi, seat_of};
 use crate::game::Rules;
+use nnue::{Accumulator, Network};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tt::{Bound, Table};
 
@@ -158,6 +160,10 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     /// Whether perpetual chase loses (the game's option).
     chase_loses: bool,
+    /// The network that evaluates; `None`: the hand-written evaluation ([`eval`]).
+    net: Option<Arc<Network>>,
+    /// Threads a full-strength search uses (1: deterministic for a node budget).
+    threads: usize,
 }
 
 impl Engine {
@@ -167,7 +173,49 @@ impl Engine {
             tt: Table::new(hash_mb),
             stop: Arc::new(AtomicBool::new(false)),
             chase_loses: true,
+            // The embedded net is checked by a test; were it unreadable, the hand-written
+            // evaluation plays.
+            net: nnue::embedded().ok(),
+            threads: 1,
         }
+    }
+
+    /// Searches on this many threads from now on (at least 1). With more than one the
+    /// search is no longer deterministic; the levels with misjudgements use one.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, 256);
+    }
+
+    /// How many threads a search uses.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Evaluates with this network from now on (`None`: the hand-written evaluation).
+    pub fn use_net(&mut self, net: Option<Arc<Network>>) {
+        self.net = net;
+    }
+
+    /// Evaluates with the network in this file (`classical`: the hand-written evaluation,
+    /// `embedded`: the engine's own net).
+    pub fn use_net_file(&mut self, path: &str) -> Result<(), String> {
+        if path == "classical" {
+            self.net = None;
+            return Ok(());
+        }
+        if path == "embedded" {
+            self.net = Some(nnue::embedded().map_err(|e| e.to_string())?);
+            return Ok(());
+        }
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        let net = Network::from_bytes(&bytes).map_err(|e| e.to_string())?;
+        self.net = Some(Arc::new(net));
+        Ok(())
+    }
+
+    /// The network it evaluates with, if any.
+    pub fn net(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref()
     }
 
     /// Resizes the transposition table (and clears it).
@@ -202,8 +250,77 @@ impl Engine {
     ) -> Found {
         self.chase_loses = game.options().perpetual_chase_loses;
         self.tt.new_search();
+        // The weaker levels' misjudgements are one thread's; helpers only at full judgement.
+        let helpers = if style.noise == 0 {
+            self.threads.saturating_sub(1)
+        } else {
+            0
+        };
+        if helpers == 0 {
+            return self.search_main(game, limits, style, None, &mut report);
+        }
+        let done = AtomicBool::new(false);
+        let shared = AtomicU64::new(0);
+        let engine = &*self;
+        std::thread::scope(|scope| {
+            for id in 0..helpers {
+                let (done, shared) = (&done, &shared);
+                scope.spawn(move || engine.helper(game, style, done, shared, id));
+            }
+            let found = engine.search_main(game, limits, style, Some(&shared), &mut report);
+            done.store(true, Ordering::Relaxed);
+            found
+        })
+    }
+
+    /// A helper thread of a search on several (lazy SMP): searches the same root, deepening
+    /// on its own (every second helper one ply ahead), sharing only the table, until the main
+    /// thread is done. Its results reach the main thread through the table.
+    fn helper(
+        &self,
+        game: &Xiangqi,
+        style: &Style,
+        done: &AtomicBool,
+        shared: &AtomicU64,
+        id: usize,
+    ) {
+        let limits = Limits::default();
+        let mut s = Searcher::new(self, game, &limits, style, Instant::now());
+        s.done = Some(done);
+        s.shared_nodes = Some(shared);
+        s.can_stop = true;
+        let mut roots = s.root_moves(game);
+        if roots.is_empty() {
+            return;
+        }
+        let mut score = 0;
+        for depth in (1 + id % 2)..=(MAX_PLY - 8) {
+            let depth = depth as i32;
+            let v = if depth >= 5 {
+                s.aspiration(&mut roots, depth, score)
+            } else {
+                s.root(&mut roots, depth, -INF, INF)
+            };
+            if s.stopped {
+                break;
+            }
+            score = v;
+            roots.sort_by_key(|r| -r.score);
+        }
+    }
+
+    /// The main thread's iterative deepening: it alone reports and decides.
+    fn search_main(
+        &self,
+        game: &Xiangqi,
+        limits: &Limits,
+        style: &Style,
+        shared: Option<&AtomicU64>,
+        report: &mut dyn FnMut(&Info),
+    ) -> Found {
         let started = Instant::now();
         let mut s = Searcher::new(self, game, limits, style, started);
+        s.shared_nodes = shared;
         let roots = s.root_moves(game);
         let mut found = Found {
             best: roots.first().map(|r| r.mv),
@@ -263,7 +380,7 @@ impl Engine {
                 depth,
                 seldepth: s.seldepth as u32,
                 score: found.score,
-                nodes: s.nodes,
+                nodes: s.all_nodes(),
                 time: started.elapsed(),
                 pv,
             });
@@ -274,7 +391,7 @@ impl Engine {
                     depth,
                     seldepth: s.seldepth as u32,
                     score: Score::from_internal(line.score),
-                    nodes: s.nodes,
+                    nodes: s.all_nodes(),
                     time: started.elapsed(),
                     pv,
                 });
@@ -290,7 +407,7 @@ impl Engine {
                 break;
             }
         }
-        found.nodes = s.nodes;
+        found.nodes = s.all_nodes();
         found
     }
 }
@@ -312,8 +429,17 @@ struct Searcher<'a> {
     /// `moves[i]` led from `hashes[i]` to `hashes[i + 1]` (`NONE`: a null move).
     moves: Vec<Move>,
     psq: i32,
-    tt: &'a mut Table,
+    /// The network, and its accumulators along the search's path: `accs[top]` is the current
+    /// position's (the slots above are reused, not freed).
+    net: Option<Arc<Network>>,
+    accs: Vec<Accumulator>,
+    top: usize,
+    tt: &'a Table,
     stop: &'a AtomicBool,
+    /// A helper thread's second flag: the main thread has finished.
+    done: Option<&'a AtomicBool>,
+    /// Nodes of every thread, counted 1,024 at a time (for reports).
+    shared_nodes: Option<&'a AtomicU64>,
     chase_loses: bool,
     killers: [[Move; 2]; MAX_PLY + 1],
     history: Box<[[i32; 90]; 16]>,
@@ -329,7 +455,7 @@ struct Searcher<'a> {
 
 impl<'a> Searcher<'a> {
     fn new(
-        engine: &'a mut Engine,
+        engine: &'a Engine,
         game: &Xiangqi,
         limits: &Limits,
         style: &Style,
@@ -342,13 +468,23 @@ impl<'a> Searcher<'a> {
         let from = all_moves.len() - keep;
         let hashes: Vec<u64> = all_hashes[from..].to_vec();
         let moves: Vec<Move> = all_moves[from..].to_vec();
+        let net = engine.net.clone();
+        let accs = match &net {
+            Some(net) => vec![net.refresh(&pos); MAX_PLY + 16],
+            None => Vec::new(),
+        };
         Searcher {
             psq: eval::material(&pos),
+            net,
+            accs,
+            top: 0,
             pos,
             hashes,
             moves,
-            tt: &mut engine.tt,
+            tt: &engine.tt,
             stop: &engine.stop,
+            done: None,
+            shared_nodes: None,
             chase_loses: engine.chase_loses,
             killers: [[NONE; 2]; MAX_PLY + 1],
             history: Box::new([[0; 90]; 16]),
@@ -519,6 +655,15 @@ impl<'a> Searcher<'a> {
         let piece = self.pos.board[from] as usize;
         let captured = self.pos.board[to] as usize;
         self.psq += eval::PSQ[piece][to] - eval::PSQ[piece][from] - eval::PSQ[captured][to];
+        if let Some(net) = &self.net {
+            let top = self.top;
+            if top + 1 == self.accs.len() {
+                self.accs.push(self.accs[top]);
+            }
+            let (below, above) = self.accs.split_at_mut(top + 1);
+            net.update(&below[top], &mut above[0], &self.pos, m);
+            self.top = top + 1;
+        }
         self.moves.push(m);
         let undo = self.pos.make(m);
         self.hashes.push(self.pos.hash());
@@ -530,6 +675,9 @@ impl<'a> Searcher<'a> {
         self.pos.unmake(m, undo);
         self.hashes.pop();
         self.moves.pop();
+        if self.net.is_some() {
+            self.top -= 1;
+        }
         let (from, to) = (m.from.index(), m.to.index());
         let piece = self.pos.board[from] as usize;
         let captured = undo.captured as usize;
@@ -550,13 +698,28 @@ impl<'a> Searcher<'a> {
         self.hashes.pop();
     }
 
+    /// Nodes searched by every thread (this one's alone when it searches alone).
+    fn all_nodes(&self) -> u64 {
+        match self.shared_nodes {
+            Some(shared) => shared.load(Ordering::Relaxed) + (self.nodes & 1023),
+            None => self.nodes,
+        }
+    }
+
     /// Checks the clock, the node count and the flag every 1,024 nodes.
     #[inline]
     fn poll(&mut self) {
-        if self.nodes & 1023 != 0 || !self.can_stop {
+        if self.nodes & 1023 != 0 {
+            return;
+        }
+        if let Some(shared) = self.shared_nodes {
+            shared.fetch_add(1024, Ordering::Relaxed);
+        }
+        if !self.can_stop {
             return;
         }
         if self.stop.load(Ordering::Relaxed)
+            || self.done.is_some_and(|d| d.load(Ordering::Relaxed))
             || self.node_limit.is_some_and(|n| self.nodes >= n)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
         {
@@ -588,7 +751,10 @@ impl<'a> Searcher<'a> {
     }
 
     fn evaluate(&self) -> i32 {
-        eval::evaluate(&self.pos, self.psq)
+        match &self.net {
+            Some(net) => net.evaluate(&self.accs[self.top], self.pos.side_to_move()),
+            None => eval::evaluate(&self.pos, self.psq),
+        }
     }
 
     /// Scores moves for ordering: the table's move, captures (most valuable victim, least

@@ -272,3 +272,48 @@ fn more_lines_than_moves_report_every_move_once() {
     });
     assert_eq!(ranks, (1..=legal.min(5)).collect::<Vec<_>>());
 }
+
+#[test]
+fn several_threads_find_what_one_finds_and_stop_together() {
+    let mut e = Engine::new(16);
+    e.set_threads(3);
+    let limits = Limits {
+        depth: Some(5),
+        ..Limits::default()
+    };
+    let g = game("3k5/9/9/4r4/9/9/9/9/c3R4/5K3 w - - 0 1");
+    let found = e.search(&g, &limits, &Style::default(), |_| {});
+    assert_eq!(found.best.map(|m| m.to_string()).as_deref(), Some("e2e7"));
+    let mate = e.search(
+        &game("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1"),
+        &limits,
+        &Style::default(),
+        |_| {},
+    );
+    assert_eq!(mate.score, Score::Mate(1));
+    // Stopped from outside, every thread stops (the search returns) with a move.
+    let stop = e.stop_flag();
+    let mut iterations = 0;
+    let g = game(crate::xiangqi::START_FEN);
+    let found = e.search(&g, &Limits::default(), &Style::default(), |_| {
+        iterations += 1;
+        if iterations == 3 {
+            stop.store(true, Ordering::SeqCst);
+        }
+    });
+    stop.store(false, Ordering::SeqCst);
+    assert!(found.best.is_some());
+    assert!(found.depth >= 3);
+}
+
+#[test]
+fn only_the_top_levels_take_more_threads_and_a_fixed_level_never_does() {
+    for n in 1..=LEVELS {
+        let level = Level::new(n, 1);
+        assert!((1..=4).contains(&level.threads), "level {n}");
+        if n < 9 {
+            assert_eq!(level.threads, 1, "level {n}");
+        }
+        assert_eq!(Level::fixed(n, 1).threads, 1, "level {n} for the server");
+    }
+}
