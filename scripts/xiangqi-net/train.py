@@ -5,7 +5,7 @@
 agree with it).
 
     python3 scripts/xiangqi-net/train.py DATA.txt [MORE.txt ...] --out net.qxnn
-        [--epochs 20] [--batch 16384] [--lr 0.001] [--wdl 0.3] [--seed 1] [--threads N]
+        [--epochs 40] [--batch 16384] [--lr 0.001] [--wdl 0.3] [--seed 1] [--threads N]
 
 Each data line: FEN | Red's score in centipawns | Red's result (1, 0.5, 0). The target is
 (1 - wdl) × sigmoid(score / K) + wdl × result, from the side to move's side, with K fitted to
@@ -189,10 +189,10 @@ def trunc_div(a, b):
     return q if (a >= 0) == (b >= 0) else -q
 
 
-def quantised_eval(q, fen):
-    """The engine's integer evaluation (centipawns, side to move's side), exactly."""
+def quantised_value(q, us, them):
+    """The engine's integer evaluation (centipawns, side to move's side) of a position given
+    by its two lists of features, exactly as nnue.rs computes it."""
     w1, b1, w2, b2 = q
-    us, them, _ = features(fen)
     total = b2
     for half, fs in enumerate((us, them)):
         acc = b1.clone()
@@ -203,6 +203,11 @@ def quantised_eval(q, fen):
         total += int((acc.clamp(0, QA) * w2[half * HIDDEN:(half + 1) * HIDDEN]).sum())
     v = trunc_div(total * SCALE, QA * QB)
     return max(-20000, min(20000, v))
+
+
+def quantised_eval(q, fen):
+    us, them, _ = features(fen)
+    return quantised_value(q, us, them)
 
 
 def write(path, q, start_eval):
@@ -220,7 +225,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("data", nargs="+")
     p.add_argument("--out", required=True)
-    p.add_argument("--epochs", type=int, default=20)
+    p.add_argument("--epochs", type=int, default=40)
     p.add_argument("--batch", type=int, default=16384)
     p.add_argument("--lr", type=float, default=0.001)
     p.add_argument("--wdl", type=float, default=0.3)
@@ -289,17 +294,8 @@ def main():
     sample = held_idx[:500]
     with torch.no_grad():
         fl = (net(us[sample], them[sample]) * SCALE).tolist()
-    worst = 0.0
-    w1, b1, w2, b2 = q
-    for j, i in enumerate(sample.tolist()):
-        total = b2
-        for half, fs in enumerate((us[i], them[i])):
-            acc = b1.clone()
-            for f in fs.tolist():
-                if f != PAD:
-                    acc += w1[f]
-            total += int((acc.clamp(0, QA) * w2[half * HIDDEN:(half + 1) * HIDDEN]).sum())
-        worst = max(worst, abs(trunc_div(total * SCALE, QA * QB) - fl[j]))
+    worst = max(abs(quantised_value(q, us[i].tolist(), them[i].tolist()) - fl[j])
+                for j, i in enumerate(sample.tolist()))
     write(args.out, q, start_eval)
     a, b, _ = features(START_FEN)
     with torch.no_grad():

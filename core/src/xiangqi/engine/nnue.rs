@@ -326,7 +326,7 @@ fn shift_taking(old: &Row, new: &mut Row, leave: &Row, arrive: &Row, taken: &Row
 
 /// Σ clamp(v, 0, QA) × w, eight products at a time, adjacent pairs summed into four 32-bit
 /// lanes. No overflow: the output weights are at most ±[`MAX_OUT`] (the reader refuses
-/// others), so a lane is at most 64 × 255 × 8,192 < 2³¹.
+/// others), so a lane is at most 2 × CHUNKS = 32 products of 255 × 8,192: under 2³¹.
 #[inline]
 fn dot_clipped(v: &Row, w: &Row) -> i32 {
     let top = i16x8::splat(QA as i16);
