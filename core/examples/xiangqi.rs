@@ -288,11 +288,7 @@ fn search_thread(
             Job::Hash(mb) => engine.set_hash(mb),
             Job::Threads(n) => engine.set_threads(n),
             Job::Eval(file) => {
-                let result = match &file {
-                    Some(path) => engine.use_net_file(path),
-                    None => engine.use_net_file("embedded"),
-                };
-                if let Err(e) = result {
+                if let Err(e) = engine.use_net_file(file.as_deref().unwrap_or("embedded")) {
                     out(format!("info string error: EvalFile: {e}"));
                 }
             }

@@ -317,3 +317,16 @@ fn only_the_top_levels_take_more_threads_and_a_fixed_level_never_does() {
         assert_eq!(Level::fixed(n, 1).threads, 1, "level {n} for the server");
     }
 }
+
+#[test]
+fn a_new_engine_evaluates_with_the_embedded_net_and_can_switch_back() {
+    let mut e = Engine::new(1);
+    let embedded = nnue::embedded().expect("the embedded net reads");
+    assert!(e.net().is_some_and(|n| Arc::ptr_eq(n, &embedded)));
+    e.use_net_file("classical").expect("a name");
+    assert!(e.net().is_none());
+    assert!(e.use_net_file("/nowhere/at/all.qxnn").is_err());
+    assert!(e.net().is_none(), "a failed load keeps what was there");
+    e.use_net_file("embedded").expect("a name");
+    assert!(e.net().is_some());
+}
