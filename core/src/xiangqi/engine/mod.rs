@@ -347,6 +347,14 @@ impl Engine {
                 s.root(&mut roots, depth as i32, -INF, INF)
             };
             if s.stopped {
+                // A move that beat the last iteration's best before the stop came (searched to
+                // the end: `root` moves such a move first and stops before keeping an
+                // unfinished search's score) is the better choice, as in Stockfish.
+                if style.noise == 0 && found.best != Some(roots[0].mv) {
+                    found.best = Some(roots[0].mv);
+                    found.score = Score::from_internal(roots[0].score);
+                    found.ponder = s.pv_from(roots[0].mv).get(1).copied();
+                }
                 break;
             }
             score = result;
@@ -590,8 +598,8 @@ impl<'a> Searcher<'a> {
                 self.unmake(mv, undo);
                 v
             };
-            if self.stopped && i > 0 {
-                // Keep the last iteration's scores for the moves not reached.
+            if self.stopped {
+                // Keep the last scores of the moves whose search did not finish.
                 break;
             }
             let v = v + roots[i].noise;
