@@ -10,6 +10,7 @@
 //!     [--against-level N] [--parallel 2] [--seed 1] [--save FILE] [--fixed]
 //!     [--adjudicate CP] [--net FILE|classical] [--against-net FILE|classical] [--time-all]
 //!     [--threads N] [--against-threads N] [--nodes N] [--against-nodes N]
+//!     [--option NAME=VALUE]
 //! ```
 //! `--save FILE` appends each game as one line, Red's score (`1`, `0.5`, `0`) then its moves,
 //! for tuning the evaluation on real games.
@@ -19,15 +20,19 @@
 //! Fairy-Stockfish.
 //! `--fixed` gives each level its node budget instead of its time (`Level::fixed`, as the
 //! server plays), so results do not depend on the machine's load.
-//! `--adjudicate CP` (level games only) ends a game once, for three moves of each side in a
-//! row, one side's own score is at least `CP` and the other's at most `-CP`: both engines agree
-//! who is winning, as cutechess's resign rule does.
+//! `--adjudicate CP` ends a game once, for three moves of each side in a row, one side's own
+//! score is at least `CP` and the other's at most `-CP`: both engines agree who is winning, as
+//! cutechess's resign rule does (against Fairy-Stockfish, its reported score; each engine's
+//! centipawns are its own, so give a margin both read as decisive, e.g. 1000).
 //! `--net` makes Qiguan evaluate with that net file (`classical`: the hand-written evaluation;
 //! default: the engine's own), `--against-net` the same for the level it plays against.
 //! `--time-all` gives full strength `--movetime` a move in level games too (e.g. level 10
 //! with one net against level 10 with another, at equal time).
 //! `--threads N` lets Qiguan search on N threads, `--against-threads N` the level it plays
 //! against (both 1 by default); give `--parallel` so that the games' threads fit the cores.
+//! `--engine PATH` plays another UCI engine instead of Fairy-Stockfish (e.g. an older build of
+//! Qiguan's own, `examples/xiangqi`, to measure a change to the search), `--option NAME=VALUE`
+//! (repeatable) sets its options after the usual ones (e.g. `EvalFile=FILE`).
 //! `--nodes N` (with `--time-all` or against Fairy-Stockfish) makes full-strength Qiguan search
 //! N nodes a move instead of `--movetime`, `--against-nodes` the level it plays against: a
 //! comparison that the machine's load does not change.
@@ -48,6 +53,9 @@ const RED_FIRST: [&str; 10] = [
 const BLACK_FIRST: [&str; 8] = [
     "h10g8", "b10c8", "c7c6", "g7g6", "h8e8", "b8e8", "c10e8", "g10e8",
 ];
+/// Two more replies (卒底炮 answers: 炮8平6, 炮2平4), after the 80 openings above so that
+/// matches of up to 160 games keep their openings: 100 in all, for 200 games.
+const BLACK_MORE: [&str; 2] = ["h8f8", "b8d8"];
 
 #[derive(Clone, Debug)]
 struct Settings {
@@ -69,6 +77,8 @@ struct Settings {
     against_threads: usize,
     nodes: Option<u64>,
     against_nodes: Option<u64>,
+    /// `NAME=VALUE` pairs for the UCI engine, set after the usual options.
+    options: Vec<(String, String)>,
 }
 
 fn main() {
@@ -175,6 +185,7 @@ fn read_args() -> Result<Settings, String> {
         against_threads: 1,
         nodes: None,
         against_nodes: None,
+        options: Vec::new(),
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -206,6 +217,12 @@ fn read_args() -> Result<Settings, String> {
             "--against-threads" => s.against_threads = value.parse().map_err(bad)?,
             "--nodes" => s.nodes = Some(value.parse().map_err(bad)?),
             "--against-nodes" => s.against_nodes = Some(value.parse().map_err(bad)?),
+            "--option" => {
+                let (name, v) = value
+                    .split_once('=')
+                    .ok_or_else(|| format!("--option {value}: give NAME=VALUE"))?;
+                s.options.push((name.to_owned(), v.to_owned()));
+            }
             other => return Err(format!("unknown argument {other}")),
         }
         i += 2;
@@ -216,13 +233,19 @@ fn read_args() -> Result<Settings, String> {
 /// Every legal pair of a first move and a reply, in a fixed order.
 fn openings() -> Vec<Vec<Move>> {
     let mut out = Vec::new();
-    for red in RED_FIRST {
-        for black in BLACK_FIRST {
-            let moves: Vec<Move> = [red, black].iter().filter_map(|m| m.parse().ok()).collect();
-            let mut g = new_game();
-            if moves.len() == 2 && moves.iter().all(|m| g.play_move(*m).is_ok()) {
-                out.push(moves);
-            }
+    let pairs = RED_FIRST
+        .iter()
+        .flat_map(|red| BLACK_FIRST.iter().map(move |black| (red, black)))
+        .chain(
+            RED_FIRST
+                .iter()
+                .flat_map(|red| BLACK_MORE.iter().map(move |black| (red, black))),
+        );
+    for (red, black) in pairs {
+        let moves: Vec<Move> = [red, black].iter().filter_map(|m| m.parse().ok()).collect();
+        let mut g = new_game();
+        if moves.len() == 2 && moves.iter().all(|m| g.play_move(*m).is_ok()) {
+            out.push(moves);
         }
     }
     out
@@ -317,7 +340,7 @@ impl Player {
                 };
                 Ok((found.best, Some(cp)))
             }
-            Player::Uci(uci) => Ok((uci.best(moves)?, None)),
+            Player::Uci(uci) => uci.best(moves),
         }
     }
 }
@@ -331,7 +354,12 @@ struct Uci {
 }
 
 impl Uci {
-    fn start(path: &str, skill: i32, movetime: u64) -> Result<Uci, String> {
+    fn start(
+        path: &str,
+        skill: i32,
+        movetime: u64,
+        options: &[(String, String)],
+    ) -> Result<Uci, String> {
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -348,15 +376,18 @@ impl Uci {
         };
         uci.send("uci")?;
         uci.wait_for("uciok")?;
-        for option in [
+        let usual = [
             "setoption name UCI_Variant value xiangqi".to_string(),
             "setoption name Threads value 1".into(),
             "setoption name Hash value 16".into(),
             format!("setoption name Skill Level value {skill}"),
-            "ucinewgame".into(),
-            "isready".into(),
-        ] {
-            uci.send(&option)?;
+        ];
+        let given = options
+            .iter()
+            .map(|(name, value)| format!("setoption name {name} value {value}"));
+        let last = ["ucinewgame".to_string(), "isready".into()];
+        for line in usual.into_iter().chain(given).chain(last) {
+            uci.send(&line)?;
         }
         uci.wait_for("readyok")?;
         Ok(uci)
@@ -384,18 +415,37 @@ impl Uci {
         }
     }
 
-    fn best(&mut self, moves: &[Move]) -> Result<Option<Move>, String> {
+    /// The engine's move and the last score it reported (from its own side, in its
+    /// centipawns; a mate as ±`MATE`).
+    fn best(&mut self, moves: &[Move]) -> Result<(Option<Move>, Option<i32>), String> {
         let list: Vec<String> = moves.iter().map(ToString::to_string).collect();
         self.send(&format!("position startpos moves {}", list.join(" ")))?;
         self.send(&format!("go movetime {}", self.movetime))?;
-        let line = self.wait_for("bestmove")?;
+        let mut score = None;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let n = self
+                .output
+                .read_line(&mut line)
+                .map_err(|e| e.to_string())?;
+            if n == 0 {
+                return Err("the engine quit".into());
+            }
+            if line.starts_with("bestmove") {
+                break;
+            }
+            if line.starts_with("info") {
+                score = reported_score(&line).or(score);
+            }
+        }
         let word = line.split_whitespace().nth(1).unwrap_or("(none)");
         if word == "(none)" {
-            return Ok(None);
+            return Ok((None, score));
         }
         word.parse()
-            .map(Some)
-            .map_err(|_| format!("the engine answered {line}"))
+            .map(|m| (Some(m), score))
+            .map_err(|_| format!("the engine answered {}", line.trim()))
     }
 }
 
@@ -403,6 +453,25 @@ impl Drop for Uci {
     fn drop(&mut self) {
         let _ = self.send("quit");
         let _ = self.child.wait();
+    }
+}
+
+/// The score in a UCI `info` line (`score cp N` or `score mate N`), unless it is only a bound.
+fn reported_score(line: &str) -> Option<i32> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "score")?;
+    if words
+        .get(at + 3)
+        .is_some_and(|&w| w == "lowerbound" || w == "upperbound")
+    {
+        return None;
+    }
+    let value: i32 = words.get(at + 2)?.parse().ok()?;
+    match *words.get(at + 1)? {
+        "cp" => Some(value),
+        "mate" if value > 0 => Some(MATE),
+        "mate" => Some(-MATE),
+        _ => None,
     }
 }
 
@@ -428,7 +497,7 @@ fn play(s: &Settings, opening: &[Move], ours: Color, index: u64) -> Result<Playe
             s.against_threads,
             s.against_nodes,
         )?,
-        None => Player::Uci(Uci::start(&s.engine, s.skill, s.movetime)?),
+        None => Player::Uci(Uci::start(&s.engine, s.skill, s.movetime, &s.options)?),
     };
     let mut game = new_game();
     let mut moves = Vec::new();
@@ -528,4 +597,60 @@ fn summary(results: &[(usize, f64, String)]) {
         elo(mean - margin),
         elo(mean + margin)
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_score_of_uci_info_lines() {
+        let line = "info depth 12 seldepth 18 multipv 1 score cp -143 nodes 91234 pv h2e2";
+        assert_eq!(reported_score(line), Some(-143));
+        assert_eq!(
+            reported_score("info depth 9 score mate 3 pv a1a2"),
+            Some(MATE)
+        );
+        assert_eq!(
+            reported_score("info depth 9 score mate -2 pv a1a2"),
+            Some(-MATE)
+        );
+        // A bound from an aspiration window is not the engine's score.
+        assert_eq!(reported_score("info depth 9 score cp 50 lowerbound"), None);
+        assert_eq!(reported_score("info string variant xiangqi"), None);
+        assert_eq!(reported_score("info depth 3 score cp x"), None);
+    }
+
+    #[test]
+    fn a_hundred_different_openings_the_first_eighty_as_before() {
+        let all = openings();
+        assert_eq!(all.len(), 100);
+        let distinct: std::collections::HashSet<_> = all.iter().collect();
+        assert_eq!(distinct.len(), 100);
+        let first: Vec<Move> = ["h3e3", "h10g8"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        assert_eq!(all[0], first);
+        let eightieth: Vec<Move> = ["h3d3", "g10e8"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        assert_eq!(all[79], eightieth);
+    }
+
+    #[test]
+    fn adjudicates_only_when_both_sides_agree_three_times() {
+        let ours = vec![900, 1200, 1300, 1400];
+        let theirs = vec![-1100, -1200, -1250];
+        assert_eq!(agreed(&[ours.clone(), theirs.clone()], 1000), Some(true));
+        assert_eq!(agreed(&[theirs.clone(), ours.clone()], 1000), Some(false));
+        // One side still sees a game: no verdict.
+        assert_eq!(
+            agreed(&[ours.clone(), vec![-1100, -900, -1250]], 1000),
+            None
+        );
+        // Fewer than three scores from a side: no verdict.
+        assert_eq!(agreed(&[ours, vec![-1100, -1200]], 1000), None);
+    }
 }
