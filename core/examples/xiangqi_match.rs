@@ -375,7 +375,7 @@ impl Uci {
             movetime,
         };
         uci.send("uci")?;
-        uci.wait_for("uciok")?;
+        uci.wait_for("uciok", |_| {})?;
         let usual = [
             "setoption name UCI_Variant value xiangqi".to_string(),
             "setoption name Threads value 1".into(),
@@ -389,7 +389,7 @@ impl Uci {
         for line in usual.into_iter().chain(given).chain(last) {
             uci.send(&line)?;
         }
-        uci.wait_for("readyok")?;
+        uci.wait_for("readyok", |_| {})?;
         Ok(uci)
     }
 
@@ -398,7 +398,9 @@ impl Uci {
         self.input.flush().map_err(|e| e.to_string())
     }
 
-    fn wait_for(&mut self, start: &str) -> Result<String, String> {
+    /// Reads lines until one starts with `start` (returned trimmed), showing each line
+    /// before it to `seen`.
+    fn wait_for(&mut self, start: &str, mut seen: impl FnMut(&str)) -> Result<String, String> {
         let mut line = String::new();
         loop {
             line.clear();
@@ -412,6 +414,7 @@ impl Uci {
             if line.starts_with(start) {
                 return Ok(line.trim().to_owned());
             }
+            seen(&line);
         }
     }
 
@@ -422,30 +425,18 @@ impl Uci {
         self.send(&format!("position startpos moves {}", list.join(" ")))?;
         self.send(&format!("go movetime {}", self.movetime))?;
         let mut score = None;
-        let mut line = String::new();
-        loop {
-            line.clear();
-            let n = self
-                .output
-                .read_line(&mut line)
-                .map_err(|e| e.to_string())?;
-            if n == 0 {
-                return Err("the engine quit".into());
+        let line = self.wait_for("bestmove", |info| {
+            if info.starts_with("info") {
+                score = reported_score(info).or(score);
             }
-            if line.starts_with("bestmove") {
-                break;
-            }
-            if line.starts_with("info") {
-                score = reported_score(&line).or(score);
-            }
-        }
+        })?;
         let word = line.split_whitespace().nth(1).unwrap_or("(none)");
         if word == "(none)" {
             return Ok((None, score));
         }
         word.parse()
             .map(|m| (Some(m), score))
-            .map_err(|_| format!("the engine answered {}", line.trim()))
+            .map_err(|_| format!("the engine answered {line}"))
     }
 }
 
