@@ -330,3 +330,32 @@ fn a_new_engine_evaluates_with_the_embedded_net_and_can_switch_back() {
     e.use_net_file("embedded").expect("a name");
     assert!(e.net().is_some());
 }
+
+#[test]
+fn a_move_that_beat_the_best_before_a_node_limit_stops_the_search_is_played() {
+    // With a node limit the search runs exactly as a depth-limited one until it stops, so the
+    // last finished iteration's choice is `best(fen, depth)`. A move that beat it in the
+    // unfinished iteration is played instead: somewhere among these positions and budgets
+    // the answer is already the next iteration's choice (without the rule, never).
+    let fens = [
+        "rnbakabCr/9/5c1c1/p1p1p1p1p/9/P8/2P1P1P1P/1C7/9/RNBAKABNR w - - 1 3",
+        "rnbakabCr/9/5c3/p1p1p1p1p/9/P8/2P1P1PcP/6NC1/9/RNBAKAB1R b - - 4 4",
+        "1nbakabC1/r7r/5c3/p1p1p1p1p/9/P8/2P1P1PcP/6NC1/8R/RNBAKAB2 w - - 7 6",
+        "1nbakabC1/1r6r/5c3/p1p1p1p1p/9/P8/2P1P1PcP/6NC1/RR7/1NBAKAB2 b - - 10 7",
+    ];
+    let mut ahead = 0;
+    for fen in fens {
+        for nodes in (4_096..=32_768).step_by(4_096) {
+            let limits = Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let found = Engine::new(16).search(&game(fen), &limits, &Style::default(), |_| {});
+            let finished = best(fen, found.depth).best;
+            if found.best != finished && found.best == best(fen, found.depth + 1).best {
+                ahead += 1;
+            }
+        }
+    }
+    assert!(ahead > 0, "no cut iteration's better move was ever played");
+}
