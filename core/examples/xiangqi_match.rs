@@ -233,19 +233,15 @@ fn read_args() -> Result<Settings, String> {
 /// Every legal pair of a first move and a reply, in a fixed order.
 fn openings() -> Vec<Vec<Move>> {
     let mut out = Vec::new();
-    let pairs = RED_FIRST
-        .iter()
-        .flat_map(|red| BLACK_FIRST.iter().map(move |black| (red, black)))
-        .chain(
-            RED_FIRST
-                .iter()
-                .flat_map(|red| BLACK_MORE.iter().map(move |black| (red, black))),
-        );
-    for (red, black) in pairs {
-        let moves: Vec<Move> = [red, black].iter().filter_map(|m| m.parse().ok()).collect();
-        let mut g = new_game();
-        if moves.len() == 2 && moves.iter().all(|m| g.play_move(*m).is_ok()) {
-            out.push(moves);
+    for replies in [&BLACK_FIRST[..], &BLACK_MORE[..]] {
+        for red in RED_FIRST {
+            for &black in replies {
+                let moves: Vec<Move> = [red, black].iter().filter_map(|m| m.parse().ok()).collect();
+                let mut g = new_game();
+                if moves.len() == 2 && moves.iter().all(|m| g.play_move(*m).is_ok()) {
+                    out.push(moves);
+                }
+            }
         }
     }
     out
